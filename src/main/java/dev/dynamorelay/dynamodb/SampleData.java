@@ -1,0 +1,173 @@
+package dev.dynamorelay.dynamodb;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * The deterministic sample data loaded into empty tables: 50 users, 5,000 purchases over 10
+ * categories, 1,000 movies over 20 years.
+ *
+ * <p>Purchases come in 100 hourly slots; in each slot all 50 users buy at the same instant, so many
+ * purchases of one category share one {@code purchasedAt} (the {@code ByCategory} index keys are not
+ * unique), while {@code purchasedAt} stays unique per user.
+ */
+public final class SampleData {
+
+	private static final Logger logger = LoggerFactory.getLogger(SampleData.class);
+
+	static final int USERS = 50;
+
+	static final int PURCHASES = 5_000;
+
+	static final int MOVIES = 1_000;
+
+	static final long FIRST_PURCHASE = Instant.parse("2025-01-01T09:00:00Z").toEpochMilli();
+
+	static final List<String> CATEGORIES = List.of("books", "games", "garden", "grocery", "health", "kitchen",
+			"music", "outdoor", "tools", "toys");
+
+	private static final List<String> FIRST_NAMES = List.of("Ada", "Alan", "Barbara", "Claude", "Donald", "Edsger",
+			"Frances", "Grace", "Hedy", "John");
+
+	private static final List<String> LAST_NAMES = List.of("Lovelace", "Turing", "Liskov", "Shannon", "Knuth");
+
+	private static final List<String> ADJECTIVES = List.of("The Silent", "The Last", "The Hidden", "A Distant",
+			"A Quiet", "Broken", "Crimson", "Golden", "Midnight", "Northern");
+
+	private static final List<String> NOUNS = List.of("River", "Harbor", "Garden", "Machine", "Summer");
+
+	private static final List<String> GENRES = List.of("Action", "Comedy", "Drama", "Horror", "Romance", "Sci-Fi",
+			"Thriller");
+
+	private static final int BATCH = 25;
+
+	private SampleData() {
+	}
+
+	/** Loads every table that is empty; leaves tables with any item alone. */
+	public static void loadIntoEmptyTables(DynamoDbAsyncClient dynamoDb, Tables tables) throws Exception {
+		CompletableFuture.allOf(loadIfEmpty(dynamoDb, tables.users(), users()),
+				loadIfEmpty(dynamoDb, tables.purchases(), purchases()),
+				loadIfEmpty(dynamoDb, tables.movies(), movies()))
+			.get(5, TimeUnit.MINUTES);
+	}
+
+	static List<Map<String, AttributeValue>> users() {
+		List<Map<String, AttributeValue>> users = new ArrayList<>(USERS);
+		for (int i = 1; i <= USERS; i++) {
+			Map<String, AttributeValue> user = new HashMap<>();
+			String first = FIRST_NAMES.get(i % FIRST_NAMES.size());
+			String last = LAST_NAMES.get((i / FIRST_NAMES.size()) % LAST_NAMES.size());
+			user.put("userId", AttributeValue.fromS(userId(i)));
+			user.put("name", AttributeValue.fromS(first + " " + last));
+			if (i % 5 != 0) {
+				user.put("email", AttributeValue.fromS((first + "." + last).toLowerCase() + i + "@example.com"));
+			}
+			users.add(user);
+		}
+		return users;
+	}
+
+	static List<Map<String, AttributeValue>> purchases() {
+		List<Map<String, AttributeValue>> purchases = new ArrayList<>(PURCHASES);
+		for (int k = 0; k < PURCHASES; k++) {
+			int user = k % USERS + 1;
+			int slot = k / USERS;
+			String category = CATEGORIES.get((k * 7 + slot * 3) % CATEGORIES.size());
+			long cents = (k * 7919L) % 50_000 + 100;
+			Map<String, AttributeValue> purchase = new HashMap<>();
+			purchase.put("userId", AttributeValue.fromS(userId(user)));
+			purchase.put("purchasedAt", AttributeValue.fromN(Long.toString(FIRST_PURCHASE + slot * 3_600_000L)));
+			purchase.put("category", AttributeValue.fromS(category));
+			purchase.put("product", AttributeValue.fromS(capitalize(category) + " item " + (k % 97 + 1)));
+			purchase.put("amount", AttributeValue.fromN(BigDecimal.valueOf(cents, 2).toPlainString()));
+			purchases.add(purchase);
+		}
+		return purchases;
+	}
+
+	static List<Map<String, AttributeValue>> movies() {
+		List<Map<String, AttributeValue>> movies = new ArrayList<>(MOVIES);
+		for (int i = 0; i < MOVIES; i++) {
+			int year = 1995 + i % 20;
+			int j = i / 20;
+			Map<String, AttributeValue> movie = new HashMap<>();
+			movie.put("year", AttributeValue.fromN(Integer.toString(year)));
+			movie.put("title", AttributeValue.fromS(ADJECTIVES.get(j % 10) + " " + NOUNS.get(j / 10)));
+			if (i % 7 != 0) {
+				movie.put("rating", AttributeValue.fromN(BigDecimal.valueOf(10 + (i * 37L) % 90, 1).toPlainString()));
+			}
+			if (j % 5 != 0) {
+				List<String> genres = new ArrayList<>();
+				for (int g = 0; g <= j % 3; g++) {
+					genres.add(GENRES.get((i + g * 3) % GENRES.size()));
+				}
+				movie.put("genres", AttributeValue.fromSs(genres));
+			}
+			if (i % 3 != 0) {
+				movie.put("plot", AttributeValue.fromS("A story of " + NOUNS.get(i % NOUNS.size()).toLowerCase()
+						+ " and " + GENRES.get(i % GENRES.size()).toLowerCase() + ", told in " + year + "."));
+			}
+			movies.add(movie);
+		}
+		return movies;
+	}
+
+	static String userId(int i) {
+		return "user-%02d".formatted(i);
+	}
+
+	private static String capitalize(String word) {
+		return Character.toUpperCase(word.charAt(0)) + word.substring(1);
+	}
+
+	private static CompletableFuture<Void> loadIfEmpty(DynamoDbAsyncClient dynamoDb, String table,
+			List<Map<String, AttributeValue>> items) {
+		return dynamoDb.scan((scan) -> scan.tableName(table).limit(1)).thenCompose((response) -> {
+			if (response.count() > 0) {
+				return CompletableFuture.completedFuture(null);
+			}
+			logger.info("Loading {} sample items into {}", items.size(), table);
+			List<CompletableFuture<Void>> batches = new ArrayList<>();
+			for (int from = 0; from < items.size(); from += BATCH) {
+				List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + BATCH))
+					.stream()
+					.map((item) -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
+					.toList();
+				batches.add(write(dynamoDb, Map.of(table, writes), 0));
+			}
+			return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
+		});
+	}
+
+	private static CompletableFuture<Void> write(DynamoDbAsyncClient dynamoDb, Map<String, List<WriteRequest>> writes,
+			int attempt) {
+		return dynamoDb.batchWriteItem((batch) -> batch.requestItems(writes))
+			.thenCompose((BatchWriteItemResponse response) -> {
+				if (!response.hasUnprocessedItems() || response.unprocessedItems().isEmpty()) {
+					return CompletableFuture.completedFuture(null);
+				}
+				if (attempt >= 10) {
+					throw new IllegalStateException("DynamoDB kept sample items unprocessed after 10 attempts");
+				}
+				return CompletableFuture
+					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS))
+					.thenCompose((ignored) -> write(dynamoDb, response.unprocessedItems(), attempt + 1));
+			});
+	}
+
+}

@@ -1,0 +1,18 @@
+package dev.dynamorelay.dynamodb;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Whether to load the deterministic sample data into empty tables.
+ *
+ * @param enabled unset: only when DynamoDB is embedded
+ */
+@ConfigurationProperties("dynamo-relay.sample-data")
+public record SampleDataProperties(Boolean enabled) {
+
+	/** Whether to load sample data, given whether DynamoDB is embedded. */
+	public boolean enabled(boolean embedded) {
+		return (this.enabled != null) ? this.enabled : embedded;
+	}
+
+}

@@ -1,0 +1,21 @@
+package dev.dynamorelay.error;
+
+/** The error codes of the public contract, sent as {@code extensions.code}. */
+public enum ErrorCode {
+
+	/** Bad arguments, and every request error (syntax, validation, variable coercion). */
+	INVALID_ARGUMENT,
+
+	/** A cursor that this connection did not issue. */
+	INVALID_CURSOR,
+
+	/** A referenced item that must exist does not. */
+	NOT_FOUND,
+
+	/** DynamoDB unreachable, throttled past retries, or not answering in time. */
+	UNAVAILABLE,
+
+	/** Anything else; details are in the server log. */
+	INTERNAL
+
+}

@@ -1,0 +1,45 @@
+package dev.dynamorelay.graphql;
+
+import java.util.concurrent.CompletableFuture;
+
+import graphql.schema.DataFetchingEnvironment;
+import org.springframework.stereotype.Component;
+
+import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.ConnectionRead;
+import dev.dynamorelay.pagination.PageRequest;
+import dev.dynamorelay.pagination.Paginator;
+
+/**
+ * Serves any connection field: validates the Relay arguments and the cursor, then reads the page and,
+ * only when {@code totalCount} is selected, the count, both at once.
+ */
+@Component
+public class ConnectionFetcher {
+
+	private final Paginator paginator;
+
+	public ConnectionFetcher(Paginator paginator) {
+		this.paginator = paginator;
+	}
+
+	/** One page of {@code definition} for {@code query}, as the Relay arguments ask. */
+	public <T> CompletableFuture<ConnectionResult<T>> fetch(ConnectionDefinition<T> definition, ConnectionQuery query,
+			RelayArguments arguments, DataFetchingEnvironment environment) {
+		PageRequest request = this.paginator.request(arguments.first(), arguments.after(), arguments.last(),
+				arguments.before());
+		ConnectionRead<T> read = this.paginator.prepare(definition, query, request);
+		var stats = RequestStats.of(environment);
+		CompletableFuture<Integer> count = environment.getSelectionSet().contains("totalCount")
+				? read.count(stats).thenApply((total) -> total.orElse(null)) : CompletableFuture.completedFuture(null);
+		return read.page(stats).thenApply((page) -> ConnectionResult.of(page, count));
+	}
+
+	/**
+	 * The four Relay arguments as the client sent them; any may be null.
+	 */
+	public record RelayArguments(Integer first, String after, Integer last, String before) {
+	}
+
+}

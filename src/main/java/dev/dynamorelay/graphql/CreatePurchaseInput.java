@@ -1,0 +1,6 @@
+package dev.dynamorelay.graphql;
+
+/** The schema's {@code CreatePurchaseInput}, as the client sent it. */
+public record CreatePurchaseInput(String userId, String purchasedAt, String product, String category,
+		Double amount) {
+}

@@ -1,0 +1,24 @@
+package dev.dynamorelay.graphql;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Page sizes and the read budgets of connection fields.
+ *
+ * @param page the default and maximum page size
+ * @param readBudget items DynamoDB may scan for one connection field's page
+ * @param countBudget items DynamoDB may scan for one {@code totalCount}; beyond it the count is null
+ */
+@ConfigurationProperties("dynamo-relay")
+public record PaginationProperties(@DefaultValue PageProperties page, @DefaultValue("1000") int readBudget,
+		@DefaultValue("10000") int countBudget) {
+
+	/**
+	 * @param defaultSize edges in a page when neither {@code first} nor {@code last} is given
+	 * @param maxSize the largest {@code first}/{@code last} accepted
+	 */
+	public record PageProperties(@DefaultValue("20") int defaultSize, @DefaultValue("100") int maxSize) {
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.dynamorelay.graphql;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import graphql.ErrorClassification;
+import graphql.ErrorType;
+import graphql.ExecutionResult;
+import graphql.GraphQLError;
+import graphql.GraphqlErrorBuilder;
+import org.springframework.graphql.server.WebGraphQlInterceptor;
+import org.springframework.graphql.server.WebGraphQlRequest;
+import org.springframework.graphql.server.WebGraphQlResponse;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.pagination.ReadStats;
+
+/**
+ * Gives every request its {@link ReadStats}, every executed response its {@code extensions.dynamodb},
+ * and every error an {@code extensions.code}.
+ *
+ * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
+ * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}.
+ */
+@Component
+class ResponseInterceptor implements WebGraphQlInterceptor {
+
+	private final boolean extensions;
+
+	ResponseInterceptor(ExtensionsProperties properties) {
+		this.extensions = properties.enabled();
+	}
+
+	@Override
+	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
+		ReadStats stats = new ReadStats();
+		request.configureExecutionInput((input, builder) -> {
+			RequestStats.install(input.getGraphQLContext(), stats);
+			return input;
+		});
+		return chain.next(request).map((response) -> shape(response, stats));
+	}
+
+	private WebGraphQlResponse shape(WebGraphQlResponse response, ReadStats stats) {
+		ExecutionResult result = response.getExecutionResult();
+		boolean executed = result.isDataPresent();
+		List<GraphQLError> errors = result.getErrors().stream().map((error) -> withCode(error, executed)).toList();
+		return response.transform((builder) -> {
+			builder.errors(errors);
+			if (this.extensions && executed) {
+				Map<Object, Object> merged = new LinkedHashMap<>();
+				if (result.getExtensions() != null) {
+					merged.putAll(result.getExtensions());
+				}
+				merged.put("dynamodb", stats.toMap());
+				builder.extensions(merged);
+			}
+		});
+	}
+
+	private static GraphQLError withCode(GraphQLError error, boolean executed) {
+		Map<String, Object> extensions = (error.getExtensions() != null) ? error.getExtensions() : Map.of();
+		if (extensions.containsKey("code")) {
+			return error;
+		}
+		Map<String, Object> coded = new LinkedHashMap<>(extensions);
+		coded.put("code", code(error.getErrorType(), executed).name());
+		GraphqlErrorBuilder<?> builder = GraphqlErrorBuilder.newError()
+			.message(error.getMessage())
+			.errorType(error.getErrorType())
+			.extensions(coded);
+		if (error.getLocations() != null) {
+			builder.locations(error.getLocations());
+		}
+		if (error.getPath() != null) {
+			builder.path(new ArrayList<>(error.getPath()));
+		}
+		return builder.build();
+	}
+
+	private static ErrorCode code(ErrorClassification type, boolean executed) {
+		if (!executed || type == ErrorType.InvalidSyntax || type == ErrorType.ValidationError
+				|| type == ErrorType.OperationNotSupported) {
+			return ErrorCode.INVALID_ARGUMENT;
+		}
+		return ErrorCode.INTERNAL;
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.dynamorelay.pagination;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A connection declared over a table or index: where it reads, what positions its cursors hold, and
+ * how an item becomes a node.
+ *
+ * <p>A Query connection names the partition key (and sort key) it reads; a Scan connection names
+ * neither. The position key lists every attribute of DynamoDB's {@code ExclusiveStartKey} for this
+ * table or index: for a GSI, the index keys followed by the base table's keys.
+ *
+ * @param field the GraphQL field coordinate, e.g. {@code User.purchases}; binds cursors to it
+ * @param table the table name
+ * @param index the index name, for a connection over a GSI
+ * @param partitionKey the partition key the connection's key condition fixes (Query), or empty (Scan)
+ * @param sortKey the sort key a prefix condition applies to, if any
+ * @param positionKey the attributes of an item's position, in a fixed order
+ * @param mapper turns a DynamoDB item into a node
+ * @param <T> the node type
+ */
+public record ConnectionDefinition<T>(String field, String table, Optional<String> index,
+		Optional<KeyAttribute> partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
+		Function<Map<String, AttributeValue>, T> mapper) {
+
+	public ConnectionDefinition {
+		Objects.requireNonNull(field, "field");
+		Objects.requireNonNull(table, "table");
+		Objects.requireNonNull(index, "index");
+		Objects.requireNonNull(partitionKey, "partitionKey");
+		Objects.requireNonNull(sortKey, "sortKey");
+		Objects.requireNonNull(mapper, "mapper");
+		positionKey = List.copyOf(positionKey);
+		if (positionKey.isEmpty()) {
+			throw new IllegalArgumentException("a connection needs at least one position attribute");
+		}
+		if (partitionKey.isPresent() && !positionKey.contains(partitionKey.get())) {
+			throw new IllegalArgumentException("the partition key must be part of the position key");
+		}
+		if (sortKey.isPresent() && partitionKey.isEmpty()) {
+			throw new IllegalArgumentException("a sort key condition needs a partition key");
+		}
+	}
+
+	/** A connection that Queries one partition of a table or index. */
+	public static <T> ConnectionDefinition<T> query(String field, String table, Optional<String> index,
+			KeyAttribute partitionKey, KeyAttribute sortKey, List<KeyAttribute> positionKey,
+			Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, index, Optional.of(partitionKey), Optional.of(sortKey),
+				positionKey, mapper);
+	}
+
+	/** A connection that Scans a whole table. A Scan cannot be read backwards. */
+	public static <T> ConnectionDefinition<T> scan(String field, String table, List<KeyAttribute> positionKey,
+			Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, Optional.empty(), Optional.empty(), Optional.empty(),
+				positionKey, mapper);
+	}
+
+	/** Whether the connection reads with Scan (no key range, no backward reading). */
+	public boolean isScan() {
+		return this.partitionKey.isEmpty();
+	}
+
+}

@@ -1,0 +1,299 @@
+package dev.dynamorelay.pagination;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+import dev.dynamorelay.error.UnavailableException;
+
+/**
+ * One prepared read of a connection: the page loop and the count loop over DynamoDB.
+ *
+ * <p>The page loop reads from the cursor ({@code ExclusiveStartKey}) in the requested direction
+ * until it holds one match more than the page size (so that {@code hasNextPage} is exact), the key
+ * range ends (no {@code LastEvaluatedKey}), or the read budget is spent. Each request's
+ * {@code Limit} is what the page still needs (one request for an unfiltered page) and never more than
+ * what is left of the budget; a FilterExpression makes {@code Limit} bound reads, not matches, so
+ * filtered reads grow their {@code Limit} with the observed selectivity.
+ *
+ * @param <T> the node type
+ */
+public final class ConnectionRead<T> {
+
+	private final DynamoDbAsyncClient dynamoDb;
+
+	private final CursorCodec cursors;
+
+	private final ReadBudgets budgets;
+
+	private final ConnectionDefinition<T> definition;
+
+	private final ConnectionQuery query;
+
+	private final PageRequest request;
+
+	private final CursorBinding binding;
+
+	private final Map<String, AttributeValue> start;
+
+	private final Optional<String> keyCondition;
+
+	private final Optional<String> filterExpression;
+
+	private final Map<String, String> names;
+
+	private final Map<String, AttributeValue> values;
+
+	ConnectionRead(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, ReadBudgets budgets,
+			ConnectionDefinition<T> definition, ConnectionQuery query, PageRequest request, CursorBinding binding,
+			Map<String, AttributeValue> start) {
+		this.dynamoDb = dynamoDb;
+		this.cursors = cursors;
+		this.budgets = budgets;
+		this.definition = definition;
+		this.query = query;
+		this.request = request;
+		this.binding = binding;
+		this.start = start;
+		Map<String, String> names = new HashMap<>();
+		Map<String, AttributeValue> values = new HashMap<>();
+		String condition = null;
+		if (query.partition().isPresent()) {
+			names.put("#pk", definition.partitionKey().orElseThrow().name());
+			values.put(":pk", query.partition().get());
+			condition = "#pk = :pk";
+			if (query.sortKeyPrefix().isPresent()) {
+				names.put("#sk", definition.sortKey().orElseThrow().name());
+				values.put(":prefix", AttributeValue.fromS(query.sortKeyPrefix().get()));
+				condition += " AND begins_with(#sk, :prefix)";
+			}
+		}
+		String filter = null;
+		if (query.filter().isPresent()) {
+			names.put("#min", query.filter().get().attribute());
+			values.put(":min", AttributeValue.fromN(query.filter().get().number()));
+			filter = "#min >= :min";
+		}
+		this.keyCondition = Optional.ofNullable(condition);
+		this.filterExpression = Optional.ofNullable(filter);
+		this.names = Map.copyOf(names);
+		this.values = Map.copyOf(values);
+	}
+
+	/** Reads the page. Requests are summed into {@code stats}. */
+	public CompletableFuture<Page<T>> page(ReadStats stats) {
+		boolean forward = this.request.direction() == Direction.FORWARD;
+		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
+		PageState state = new PageState(this.request.size() + 1, this.start);
+		return readPage(state, indexForward, deadline(), stats).thenApply(this::toPage);
+	}
+
+	/**
+	 * Counts the whole connection (same key range and filter, whatever the page), within the count
+	 * budget; empty when the budget ran out first.
+	 */
+	public CompletableFuture<Optional<Integer>> count(ReadStats stats) {
+		return count(null, 0, 0, deadline(), stats);
+	}
+
+	private CompletableFuture<PageState> readPage(PageState state, boolean indexForward, long deadline,
+			ReadStats stats) {
+		int budgetLeft = this.budgets.readItems() - state.scanned;
+		if (budgetLeft <= 0) {
+			return CompletableFuture.completedFuture(state);
+		}
+		int limit = Math.min(state.nextLimit(this.query.filtered()), budgetLeft);
+		return read(state.position, limit, indexForward, false, deadline, stats).thenCompose((chunk) -> {
+			state.add(chunk, limit);
+			if (state.full() || state.position == null) {
+				return CompletableFuture.completedFuture(state);
+			}
+			return readPage(state, indexForward, deadline, stats);
+		});
+	}
+
+	private Page<T> toPage(PageState state) {
+		int size = this.request.size();
+		boolean full = state.matches.size() > size;
+		boolean more = full || state.position != null;
+		List<Map<String, AttributeValue>> kept = state.matches.subList(0, Math.min(size, state.matches.size()));
+		List<Edge<T>> edges = new ArrayList<>(kept.size());
+		for (Map<String, AttributeValue> item : kept) {
+			edges.add(new Edge<>(this.cursors.encode(this.binding, item), this.definition.mapper().apply(item)));
+		}
+		boolean forward = this.request.direction() == Direction.FORWARD;
+		if (!forward) {
+			Collections.reverse(edges);
+		}
+		String startCursor;
+		String endCursor;
+		if (!edges.isEmpty()) {
+			startCursor = edges.get(0).cursor();
+			endCursor = edges.get(edges.size() - 1).cursor();
+		}
+		else if (!full && state.position != null) {
+			// Cut by the read budget with nothing matched: continue from where reading stopped.
+			startCursor = this.cursors.encode(this.binding, state.position);
+			endCursor = startCursor;
+		}
+		else {
+			startCursor = null;
+			endCursor = null;
+		}
+		boolean continues = this.request.continues();
+		PageInfo info = forward ? new PageInfo(more, continues, startCursor, endCursor)
+				: new PageInfo(continues, more, startCursor, endCursor);
+		return new Page<>(edges, info);
+	}
+
+	private CompletableFuture<Optional<Integer>> count(Map<String, AttributeValue> position, int scanned,
+			int counted, long deadline, ReadStats stats) {
+		int budgetLeft = this.budgets.countItems() - scanned;
+		if (budgetLeft <= 0) {
+			return CompletableFuture.completedFuture(Optional.empty());
+		}
+		return read(position, budgetLeft, true, true, deadline, stats).thenCompose((chunk) -> {
+			int total = counted + chunk.count();
+			if (chunk.lastEvaluatedKey() == null) {
+				return CompletableFuture.completedFuture(Optional.of(total));
+			}
+			return count(chunk.lastEvaluatedKey(), scanned + chunk.scanned(), total, deadline, stats);
+		});
+	}
+
+	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int limit, boolean indexForward,
+			boolean countOnly, long deadline, ReadStats stats) {
+		long remaining = deadline - System.nanoTime();
+		if (remaining <= 0) {
+			return CompletableFuture.failedFuture(new UnavailableException(
+					"DynamoDB did not serve `%s` within %s.".formatted(this.definition.field(), this.budgets.timeout()),
+					null));
+		}
+		AwsRequestOverrideConfiguration timeout = AwsRequestOverrideConfiguration.builder()
+			.apiCallTimeout(Duration.ofNanos(remaining))
+			.build();
+		Select select = countOnly ? Select.COUNT : Select.ALL_ATTRIBUTES;
+		if (this.definition.isScan()) {
+			ScanRequest.Builder scan = ScanRequest.builder()
+				.tableName(this.definition.table())
+				.exclusiveStartKey(from)
+				.limit(limit)
+				.select(select)
+				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+				.overrideConfiguration(timeout);
+			this.definition.index().ifPresent(scan::indexName);
+			this.filterExpression.ifPresent(scan::filterExpression);
+			if (!this.names.isEmpty()) {
+				scan.expressionAttributeNames(this.names).expressionAttributeValues(this.values);
+			}
+			return this.dynamoDb.scan(scan.build())
+				.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
+						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
+						response.consumedCapacity(), stats));
+		}
+		QueryRequest.Builder query = QueryRequest.builder()
+			.tableName(this.definition.table())
+			.keyConditionExpression(this.keyCondition.orElseThrow())
+			.expressionAttributeNames(this.names)
+			.expressionAttributeValues(this.values)
+			.exclusiveStartKey(from)
+			.scanIndexForward(indexForward)
+			.limit(limit)
+			.select(select)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(timeout);
+		this.definition.index().ifPresent(query::indexName);
+		this.filterExpression.ifPresent(query::filterExpression);
+		return this.dynamoDb.query(query.build())
+			.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
+					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
+					stats));
+	}
+
+	private long deadline() {
+		return System.nanoTime() + this.budgets.timeout().toNanos();
+	}
+
+	/** What one DynamoDB response brought. */
+	private record Chunk(List<Map<String, AttributeValue>> items, int scanned, int count,
+			Map<String, AttributeValue> lastEvaluatedKey) {
+
+		static Chunk of(List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
+				Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity capacity, ReadStats stats) {
+			int scannedCount = (scanned != null) ? scanned : 0;
+			int matched = (count != null) ? count : 0;
+			stats.record(scannedCount, matched, (capacity != null) ? capacity.capacityUnits() : null);
+			// The SDK answers an absent LastEvaluatedKey with an empty map, not null.
+			Map<String, AttributeValue> next = (lastEvaluatedKey == null || lastEvaluatedKey.isEmpty()) ? null
+					: lastEvaluatedKey;
+			return new Chunk(items, scannedCount, matched, next);
+		}
+
+	}
+
+	/** The page loop's progress; touched by one request chain at a time. */
+	private static final class PageState {
+
+		private final int wanted;
+
+		private final List<Map<String, AttributeValue>> matches = new ArrayList<>();
+
+		private Map<String, AttributeValue> position;
+
+		private int scanned;
+
+		private int lastLimit;
+
+		PageState(int wanted, Map<String, AttributeValue> start) {
+			this.wanted = wanted;
+			this.position = start;
+		}
+
+		int nextLimit(boolean filtered) {
+			int need = this.wanted - this.matches.size();
+			if (!filtered) {
+				return need;
+			}
+			if (this.lastLimit == 0) {
+				return need;
+			}
+			if (this.matches.isEmpty()) {
+				return (int) Math.min(Integer.MAX_VALUE, this.lastLimit * 4L);
+			}
+			double perMatch = (double) this.scanned / this.matches.size();
+			return (int) Math.min(Integer.MAX_VALUE, Math.max(need, Math.ceil(need * perMatch * 1.25)));
+		}
+
+		void add(Chunk chunk, int limit) {
+			this.lastLimit = limit;
+			this.scanned += chunk.scanned();
+			for (Map<String, AttributeValue> item : chunk.items()) {
+				if (this.matches.size() == this.wanted) {
+					break;
+				}
+				this.matches.add(item);
+			}
+			this.position = chunk.lastEvaluatedKey();
+		}
+
+		boolean full() {
+			return this.matches.size() >= this.wanted;
+		}
+
+	}
+
+}

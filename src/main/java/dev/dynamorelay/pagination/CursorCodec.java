@@ -1,0 +1,250 @@
+package dev.dynamorelay.pagination;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.error.InvalidCursorException;
+
+/**
+ * Turns an item's position into an opaque, signed cursor and back.
+ *
+ * <p>A cursor is base64url (no padding) of {@code version | values | mac}: one version byte, then
+ * each carried position attribute as a varint length and its bytes, then the first 16 bytes of
+ * HMAC-SHA256 over the binding's fingerprint and everything before the MAC. It holds no attribute
+ * names or types (the binding supplies them), so a purchase cursor is about 40 characters.
+ *
+ * <p>New cursors are signed with the current secret; cursors signed with a previous secret still
+ * verify, so secrets can rotate without breaking clients in the middle of a walk.
+ */
+public final class CursorCodec {
+
+	static final byte VERSION = 1;
+
+	static final int MAC_LENGTH = 16;
+
+	/** Longer input is refused before decoding: no position of ours comes close. */
+	static final int MAX_CURSOR_LENGTH = 4096;
+
+	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+
+	private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+	private static final String REFUSED = "The cursor was not issued by this connection: pass a cursor from a page "
+			+ "of the same field with the same parent, prefix, filter and order, or leave it out to start over.";
+
+	private final List<Mac> macs;
+
+	/**
+	 * @param secret the current secret; signs new cursors
+	 * @param previousSecrets earlier secrets whose cursors are still accepted
+	 */
+	public CursorCodec(String secret, List<String> previousSecrets) {
+		Objects.requireNonNull(secret, "secret");
+		if (secret.isEmpty()) {
+			throw new IllegalArgumentException("the cursor secret must not be empty");
+		}
+		List<Mac> macs = new ArrayList<>();
+		macs.add(mac(secret));
+		previousSecrets.stream().filter((previous) -> !previous.isEmpty()).map(CursorCodec::mac).forEach(macs::add);
+		this.macs = List.copyOf(macs);
+	}
+
+	/** The cursor of the position of {@code item} (an item or a LastEvaluatedKey). */
+	public String encode(CursorBinding binding, Map<String, AttributeValue> item) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+		out.write(VERSION);
+		for (KeyAttribute attribute : binding.carried()) {
+			AttributeValue value = item.get(attribute.name());
+			if (value == null) {
+				throw new IllegalStateException("item lacks its key attribute " + attribute.name());
+			}
+			byte[] bytes = bytes(attribute, value);
+			writeVarint(out, bytes.length);
+			out.writeBytes(bytes);
+		}
+		byte[] mac = sign(this.macs.get(0), binding.fingerprint(), out.toByteArray());
+		out.write(mac, 0, MAC_LENGTH);
+		return ENCODER.encodeToString(out.toByteArray());
+	}
+
+	/**
+	 * The position a cursor holds, with the binding's fixed attributes added: an ExclusiveStartKey.
+	 * @throws InvalidCursorException unless this binding issued the cursor, under a known secret
+	 */
+	public Map<String, AttributeValue> decode(CursorBinding binding, String cursor) {
+		byte[] raw = base64(cursor);
+		if (raw.length < 1 + MAC_LENGTH) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		int payloadLength = raw.length - MAC_LENGTH;
+		byte[] payload = new byte[payloadLength];
+		System.arraycopy(raw, 0, payload, 0, payloadLength);
+		byte[] given = new byte[MAC_LENGTH];
+		System.arraycopy(raw, payloadLength, given, 0, MAC_LENGTH);
+		if (!verifies(binding.fingerprint(), payload, given)) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		return parse(binding, payload);
+	}
+
+	private boolean verifies(byte[] fingerprint, byte[] payload, byte[] given) {
+		for (Mac mac : this.macs) {
+			byte[] expected = sign(mac, fingerprint, payload);
+			byte[] truncated = new byte[MAC_LENGTH];
+			System.arraycopy(expected, 0, truncated, 0, MAC_LENGTH);
+			if (MessageDigest.isEqual(truncated, given)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static Map<String, AttributeValue> parse(CursorBinding binding, byte[] payload) {
+		// Signed by us, so well-formed unless a secret leaked or the format changed; check anyway.
+		ByteBuffer in = ByteBuffer.wrap(payload);
+		if (in.get() != VERSION) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		Map<String, AttributeValue> key = new HashMap<>(binding.fixed());
+		for (KeyAttribute attribute : binding.carried()) {
+			int length = readVarint(in);
+			if (length < 0 || length > in.remaining()) {
+				throw new InvalidCursorException(REFUSED);
+			}
+			byte[] bytes = new byte[length];
+			in.get(bytes);
+			key.put(attribute.name(), value(attribute, bytes));
+		}
+		if (in.hasRemaining()) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		return key;
+	}
+
+	private static byte[] bytes(KeyAttribute attribute, AttributeValue value) {
+		return switch (attribute.type()) {
+			case S -> value.s().getBytes(StandardCharsets.UTF_8);
+			case N -> value.n().getBytes(StandardCharsets.US_ASCII);
+			case B -> value.b().asByteArray();
+			default -> throw new IllegalStateException("unsupported key type " + attribute.type());
+		};
+	}
+
+	private static AttributeValue value(KeyAttribute attribute, byte[] bytes) {
+		try {
+			return switch (attribute.type()) {
+				case S -> AttributeValue.fromS(StandardCharsets.UTF_8.newDecoder()
+					.onMalformedInput(CodingErrorAction.REPORT)
+					.onUnmappableCharacter(CodingErrorAction.REPORT)
+					.decode(ByteBuffer.wrap(bytes))
+					.toString());
+				case N -> {
+					String number = new String(bytes, StandardCharsets.US_ASCII);
+					new BigDecimal(number);
+					yield AttributeValue.fromN(number);
+				}
+				case B -> AttributeValue.fromB(SdkBytes.fromByteArray(bytes));
+				default -> throw new InvalidCursorException(REFUSED);
+			};
+		}
+		catch (CharacterCodingException | NumberFormatException ex) {
+			throw new InvalidCursorException(REFUSED);
+		}
+	}
+
+	private static byte[] base64(String cursor) {
+		if (cursor.isEmpty() || cursor.length() > MAX_CURSOR_LENGTH) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		for (int i = 0; i < cursor.length(); i++) {
+			char c = cursor.charAt(i);
+			boolean allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
+					|| c == '_';
+			if (!allowed) {
+				throw new InvalidCursorException(REFUSED);
+			}
+		}
+		byte[] raw;
+		try {
+			raw = DECODER.decode(cursor);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		// Base64 lets the last character's unused bits vary; only the canonical spelling is ours.
+		if (!ENCODER.encodeToString(raw).equals(cursor)) {
+			throw new InvalidCursorException(REFUSED);
+		}
+		return raw;
+	}
+
+	private static byte[] sign(Mac prototype, byte[] fingerprint, byte[] payload) {
+		Mac mac = copy(prototype);
+		mac.update(fingerprint);
+		mac.update(payload);
+		return mac.doFinal();
+	}
+
+	private static Mac copy(Mac prototype) {
+		try {
+			return (Mac) prototype.clone();
+		}
+		catch (CloneNotSupportedException ex) {
+			throw new IllegalStateException("HmacSHA256 of this JDK cannot be cloned", ex);
+		}
+	}
+
+	private static Mac mac(String secret) {
+		try {
+			Mac mac = Mac.getInstance("HmacSHA256");
+			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+			return mac;
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("HmacSHA256 is not available", ex);
+		}
+	}
+
+	private static void writeVarint(ByteArrayOutputStream out, int value) {
+		int rest = value;
+		while ((rest & ~0x7F) != 0) {
+			out.write((rest & 0x7F) | 0x80);
+			rest >>>= 7;
+		}
+		out.write(rest);
+	}
+
+	private static int readVarint(ByteBuffer in) {
+		int value = 0;
+		for (int shift = 0; shift < 28; shift += 7) {
+			if (!in.hasRemaining()) {
+				return -1;
+			}
+			byte b = in.get();
+			value |= (b & 0x7F) << shift;
+			if ((b & 0x80) == 0) {
+				return value;
+			}
+		}
+		return -1;
+	}
+
+}

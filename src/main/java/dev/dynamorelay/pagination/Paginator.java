@@ -1,0 +1,66 @@
+package dev.dynamorelay.pagination;
+
+import java.util.Map;
+import java.util.Objects;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.error.InvalidArgumentException;
+
+/**
+ * The one pagination mechanism: prepares reads of any declared connection.
+ *
+ * <p>{@link #prepare} validates everything a client sent (direction against the connection, the
+ * cursor against its binding) before any DynamoDB request, so a refused call costs nothing.
+ */
+public final class Paginator {
+
+	private final DynamoDbAsyncClient dynamoDb;
+
+	private final CursorCodec cursors;
+
+	private final PageSizes sizes;
+
+	private final ReadBudgets budgets;
+
+	public Paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PageSizes sizes, ReadBudgets budgets) {
+		this.dynamoDb = Objects.requireNonNull(dynamoDb, "dynamoDb");
+		this.cursors = Objects.requireNonNull(cursors, "cursors");
+		this.sizes = Objects.requireNonNull(sizes, "sizes");
+		this.budgets = Objects.requireNonNull(budgets, "budgets");
+	}
+
+	/** The default and maximum page sizes this paginator serves. */
+	public PageSizes sizes() {
+		return this.sizes;
+	}
+
+	/** Decodes the Relay arguments with this paginator's page sizes. */
+	public PageRequest request(Integer first, String after, Integer last, String before) {
+		return PageRequest.of(first, after, last, before, this.sizes);
+	}
+
+	/**
+	 * A read of one page (and, if asked, the count) of {@code definition} for {@code query}.
+	 * @throws InvalidArgumentException if the connection cannot be read in the requested direction
+	 * @throws dev.dynamorelay.error.InvalidCursorException if the cursor was not issued by this binding
+	 */
+	public <T> ConnectionRead<T> prepare(ConnectionDefinition<T> definition, ConnectionQuery query,
+			PageRequest request) {
+		if (definition.isScan() && request.direction() == Direction.BACKWARD) {
+			throw new InvalidArgumentException(("`%s` is a DynamoDB Scan, which only reads forwards: "
+					+ "use `first`/`after`, not `last`/`before`.").formatted(definition.field()));
+		}
+		if (definition.isScan() != query.partition().isEmpty()) {
+			throw new IllegalArgumentException("a Query connection needs a partition, a Scan none");
+		}
+		CursorBinding binding = CursorBinding.of(definition, query);
+		Map<String, AttributeValue> start = request.cursor()
+			.map((cursor) -> this.cursors.decode(binding, cursor))
+			.orElse(null);
+		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query, request, binding,
+				start);
+	}
+
+}
