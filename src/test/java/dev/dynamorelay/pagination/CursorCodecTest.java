@@ -1,0 +1,166 @@
+package dev.dynamorelay.pagination;
+
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.error.InvalidCursorException;
+import dev.dynamorelay.pagination.ConnectionQuery.MinimumFilter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CursorCodecTest {
+
+	private static final ConnectionDefinition<Object> BY_CATEGORY = ConnectionDefinition.query("Query.byCategory",
+			"UserPurchases", Optional.of("ByCategory"), KeyAttribute.string("category"),
+			KeyAttribute.number("purchasedAt"),
+			List.of(KeyAttribute.string("category"), KeyAttribute.number("purchasedAt"), KeyAttribute.string("userId")),
+			(item) -> item);
+
+	private static final ConnectionDefinition<Object> PURCHASES = ConnectionDefinition.query("User.purchases",
+			"UserPurchases", Optional.empty(), KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt"),
+			List.of(KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt")), (item) -> item);
+
+	private static final Map<String, AttributeValue> ITEM = Map.of("category", AttributeValue.fromS("books"),
+			"purchasedAt", AttributeValue.fromN("1735722000000"), "userId", AttributeValue.fromS("user-07"), "amount",
+			AttributeValue.fromN("12.5"));
+
+	private final CursorCodec codec = new CursorCodec("current-secret", List.of());
+
+	private static CursorBinding books(SortOrder order) {
+		return CursorBinding.of(BY_CATEGORY, ConnectionQuery.partition(AttributeValue.fromS("books"), order));
+	}
+
+	@Test
+	void roundTripsTheExclusiveStartKeyIncludingTheBaseTableKey() {
+		String cursor = this.codec.encode(books(SortOrder.ASC), ITEM);
+		assertThat(cursor).matches("[A-Za-z0-9_-]+");
+		assertThat(this.codec.decode(books(SortOrder.ASC), cursor)).isEqualTo(Map.of("category",
+				AttributeValue.fromS("books"), "purchasedAt", AttributeValue.fromN("1735722000000"), "userId",
+				AttributeValue.fromS("user-07")));
+	}
+
+	@Test
+	void isCompact() {
+		assertThat(this.codec.encode(books(SortOrder.ASC), ITEM)).hasSizeLessThan(64);
+	}
+
+	@Test
+	void refusesACursorOfAnotherPartitionOrderPrefixFilterOrField() {
+		String cursor = this.codec.encode(books(SortOrder.ASC), ITEM);
+		ConnectionQuery books = ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC);
+		List<CursorBinding> foreign = List.of(books(SortOrder.DESC),
+				CursorBinding.of(BY_CATEGORY, ConnectionQuery.partition(AttributeValue.fromS("games"), SortOrder.ASC)),
+				CursorBinding.of(BY_CATEGORY, books.withPrefix("a")),
+				CursorBinding.of(BY_CATEGORY,
+						books.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10"))))),
+				CursorBinding.of(PURCHASES, books));
+		for (CursorBinding binding : foreign) {
+			assertThatThrownBy(() -> this.codec.decode(binding, cursor)).isInstanceOf(InvalidCursorException.class);
+		}
+	}
+
+	@Test
+	void equalFilterBoundsInAnotherSpellingBindAlike() {
+		ConnectionQuery query = ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC);
+		CursorBinding ten = CursorBinding.of(BY_CATEGORY,
+				query.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10")))));
+		CursorBinding tenPointZero = CursorBinding.of(BY_CATEGORY,
+				query.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10.0")))));
+		assertThat(this.codec.decode(tenPointZero, this.codec.encode(ten, ITEM))).containsKey("userId");
+	}
+
+	@Test
+	void refusesEverySingleBitFlip() {
+		byte[] raw = Base64.getUrlDecoder().decode(this.codec.encode(books(SortOrder.ASC), ITEM));
+		for (int bit = 0; bit < raw.length * 8; bit++) {
+			byte[] flipped = raw.clone();
+			flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+			String tampered = Base64.getUrlEncoder().withoutPadding().encodeToString(flipped);
+			assertThatThrownBy(() -> this.codec.decode(books(SortOrder.ASC), tampered))
+				.isInstanceOf(InvalidCursorException.class);
+		}
+	}
+
+	@Test
+	void refusesTruncatedExtendedAndNonCanonicalSpellings() {
+		String cursor = this.codec.encode(books(SortOrder.ASC), ITEM);
+		Set<String> variants = new HashSet<>();
+		for (int length = 0; length < cursor.length(); length++) {
+			variants.add(cursor.substring(0, length));
+		}
+		variants.add(cursor + "A");
+		variants.add(cursor + "==");
+		variants.add(cursor.replace('-', '+').replace('_', '/'));
+		variants.add(" " + cursor);
+		// The last character carries unused low bits: another spelling of the same bytes.
+		char last = cursor.charAt(cursor.length() - 1);
+		String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		for (int i = 1; i < 4; i++) {
+			variants.add(cursor.substring(0, cursor.length() - 1) + alphabet.charAt((alphabet.indexOf(last) + i) % 64));
+		}
+		variants.remove(cursor);
+		for (String variant : variants) {
+			assertThatThrownBy(() -> this.codec.decode(books(SortOrder.ASC), variant))
+				.as(variant)
+				.isInstanceOf(InvalidCursorException.class);
+		}
+	}
+
+	@Test
+	void refusesHundredsOfRandomCursors() {
+		Random random = new Random(42);
+		String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		for (int i = 0; i < 500; i++) {
+			StringBuilder cursor = new StringBuilder();
+			int length = 1 + random.nextInt(80);
+			for (int j = 0; j < length; j++) {
+				cursor.append(alphabet.charAt(random.nextInt(alphabet.length())));
+			}
+			assertThatThrownBy(() -> this.codec.decode(books(SortOrder.ASC), cursor.toString()))
+				.isInstanceOf(InvalidCursorException.class);
+		}
+		assertThatThrownBy(() -> this.codec.decode(books(SortOrder.ASC), "x".repeat(5000)))
+			.isInstanceOf(InvalidCursorException.class);
+	}
+
+	@Test
+	void previousSecretsStillVerifyAndNewCursorsUseTheCurrentOne() {
+		CursorCodec old = new CursorCodec("old-secret", List.of());
+		CursorCodec rotated = new CursorCodec("new-secret", List.of("old-secret"));
+		CursorCodec forgotten = new CursorCodec("new-secret", List.of());
+		String oldCursor = old.encode(books(SortOrder.ASC), ITEM);
+		assertThat(rotated.decode(books(SortOrder.ASC), oldCursor)).containsKey("userId");
+		assertThatThrownBy(() -> forgotten.decode(books(SortOrder.ASC), oldCursor))
+			.isInstanceOf(InvalidCursorException.class);
+		String newCursor = rotated.encode(books(SortOrder.ASC), ITEM);
+		assertThat(forgotten.decode(books(SortOrder.ASC), newCursor)).containsKey("userId");
+		assertThatThrownBy(() -> old.decode(books(SortOrder.ASC), newCursor))
+			.isInstanceOf(InvalidCursorException.class);
+	}
+
+	@Test
+	void instancesWithTheSameSecretAcceptEachOthersCursors() {
+		CursorCodec other = new CursorCodec("current-secret", List.of());
+		assertThat(other.decode(books(SortOrder.ASC), this.codec.encode(books(SortOrder.ASC), ITEM)))
+			.containsEntry("userId", AttributeValue.fromS("user-07"));
+	}
+
+	@Test
+	void keepsUnicodeKeysIntact() {
+		Map<String, AttributeValue> item = Map.of("userId", AttributeValue.fromS("ユーザー😀"), "purchasedAt",
+				AttributeValue.fromN("-12.5"));
+		CursorBinding binding = CursorBinding.of(PURCHASES,
+				ConnectionQuery.partition(AttributeValue.fromS("ユーザー😀"), SortOrder.ASC));
+		assertThat(this.codec.decode(binding, this.codec.encode(binding, item))).isEqualTo(item);
+	}
+
+}
