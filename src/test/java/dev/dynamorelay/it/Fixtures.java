@@ -36,6 +36,13 @@ public final class Fixtures {
 		return 3000 + (int) (Math.abs(UUID.randomUUID().getLeastSignificantBits()) % 1_000_000);
 	}
 
+	/** A new user with a unique id, for a test's purchases. */
+	String buyer(String prefix) {
+		String userId = unique(prefix);
+		user(userId, "Buyer " + userId);
+		return userId;
+	}
+
 	void user(String userId, String name) {
 		this.dynamoDb.putItem((put) -> put.tableName(this.tables.users())
 			.item(Map.of("userId", AttributeValue.fromS(userId), "name", AttributeValue.fromS(name))));
