@@ -1,0 +1,35 @@
+package dev.dynamorelay.graphql;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.server.ServerWebInputException;
+
+import dev.dynamorelay.error.ErrorCode;
+
+/**
+ * Answers an HTTP body that is not a GraphQL request (bad JSON, no {@code query}) with a GraphQL
+ * error body and {@code INVALID_ARGUMENT}, like every other request error, instead of Spring's
+ * generic error page.
+ */
+@RestControllerAdvice
+class MalformedRequestAdvice {
+
+	@ExceptionHandler({ ServerWebInputException.class, HttpMessageNotReadableException.class })
+	ResponseEntity<Map<String, Object>> malformed(Exception failure) {
+		String message = "The request body is not a GraphQL request: send JSON such as "
+				+ "{\"query\": \"{ users(first: 2) { edges { cursor } } }\", \"variables\": {}}.";
+		Map<String, Object> error = Map.of("message", message, "extensions",
+				Map.of("code", ErrorCode.INVALID_ARGUMENT.name()));
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("errors", List.of(error)));
+	}
+
+}

@@ -1,0 +1,114 @@
+package dev.dynamorelay.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.graphql.GraphQlResponse;
+
+import dev.dynamorelay.graphql.NodeId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every bad request and argument gets the contract's code and a message, never a stack trace. */
+class RequestErrorsIT extends IntegrationTest {
+
+	@Test
+	void syntaxValidationAndVariableErrorsAreInvalidArgumentWithoutData() {
+		Errors.assertRequestError(execute("{ users(first: 2 { edges { cursor } } }"));
+		Errors.assertRequestError(execute("{ users { nope } }"));
+		Errors.assertRequestError(execute("{ users(sideways: 1) { edges { cursor } } }"));
+		Errors.assertRequestError(execute("{ movies { edges { cursor } } }"));
+		Errors.assertRequestError(execute("query($n: Int) { users(first: $n) { edges { cursor } } }",
+				Map.of("n", "three")));
+		Errors.assertRequestError(execute("query($y: Int!) { movies(year: $y) { edges { cursor } } }"));
+		Errors.assertRequestError(execute("{ users(first: 2147483648) { edges { cursor } } }"));
+		Errors.assertRequestError(execute("subscription { users { edges { cursor } } }"));
+	}
+
+	@Test
+	void badPageArgumentsAreInvalidArgument() {
+		List<Map<String, Object>> bad = List.of(Map.of("first", -1), Map.of("first", 101), Map.of("last", -1),
+				Map.of("last", 101), Map.of("first", 1, "last", 1), Map.of("after", "a", "before", "b"),
+				Map.of("first", 1, "before", "b"), Map.of("last", 1, "after", "a"));
+		for (Map<String, Object> arguments : bad) {
+			Map<String, Object> variables = new HashMap<>(arguments);
+			variables.put("category", "books");
+			GraphQlResponse response = execute(Documents.BY_CATEGORY, variables);
+			Errors.assertCode(response, "INVALID_ARGUMENT");
+			assertThat(Errors.requests(response)).as("%s", arguments).isZero();
+		}
+		GraphQlResponse backwardScan = execute(Documents.USERS, Map.of("last", 2));
+		Errors.assertCode(backwardScan, "INVALID_ARGUMENT");
+		assertThat(backwardScan.getErrors().get(0).getMessage()).contains("Scan");
+	}
+
+	@Test
+	void explicitNullArgumentsMeanTheSameAsLeavingThemOut() {
+		Map<String, Object> nulls = new HashMap<>();
+		nulls.put("category", "books");
+		nulls.put("first", null);
+		nulls.put("after", null);
+		nulls.put("last", null);
+		nulls.put("before", null);
+		nulls.put("minAmount", null);
+		nulls.put("order", null);
+		Walker.Page page = this.walker.page(Documents.BY_CATEGORY, "purchasesByCategory", nulls);
+		Walker.Page plain = this.walker.page(Documents.BY_CATEGORY, "purchasesByCategory", Map.of("category", "books"));
+		assertThat(page.edges()).hasSize(20).isEqualTo(plain.edges());
+	}
+
+	@Test
+	void keysDynamoDbWouldRefuseAreInvalidArgument() {
+		Errors.assertCode(execute(Documents.BY_CATEGORY, Map.of("category", "")), "INVALID_ARGUMENT");
+		Errors.assertCode(execute(Documents.BY_CATEGORY, Map.of("category", "x".repeat(3000))), "INVALID_ARGUMENT");
+		Errors.assertCode(execute(Documents.BY_CATEGORY, Map.of("category", "books", "minAmount", 1e200)),
+				"INVALID_ARGUMENT");
+		Errors.assertCode(execute(Documents.MOVIES, Map.of("year", 2000, "titlePrefix", "t".repeat(1500))),
+				"INVALID_ARGUMENT");
+		Errors.assertCode(execute("{ user(userId: \"\") { name } }"), "INVALID_ARGUMENT");
+	}
+
+	@Test
+	void malformedNodeIdsAreInvalidArgument() {
+		for (String id : List.of("", "%%%", "bm9wZQ", "VQd1c2VyLTAx=", new NodeId.UserId("user-01").encode() + "A")) {
+			Errors.assertCode(execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", id)), "INVALID_ARGUMENT");
+		}
+		String good = new NodeId.UserId("user-01").encode();
+		GraphQlResponse mixed = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }",
+				Map.of("ids", List.of(good, "garbage!")));
+		Errors.assertCode(mixed, "INVALID_ARGUMENT");
+		GraphQlResponse tooMany = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }",
+				Map.of("ids", new ArrayList<>(Collections.nCopies(101, good))));
+		Errors.assertCode(tooMany, "INVALID_ARGUMENT");
+		assertThat(tooMany.getErrors().get(0).getMessage()).contains("100");
+		GraphQlResponse hundred = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }",
+				Map.of("ids", new ArrayList<>(Collections.nCopies(100, good))));
+		assertThat(hundred.getErrors()).isEmpty();
+		assertThat(Errors.requests(hundred)).as("one BatchGetItem for 100 equal ids").isEqualTo(1);
+	}
+
+	@Test
+	void malformedHttpBodiesAreAnsweredWithoutAStackTrace() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		for (String body : List.of("{", "not json", "{\"query\": 42}", "{}", "[]", "{\"query\": \"{ users { edges { cursor } } }\", \"variables\": 7}")) {
+			HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).as(body).isIn(200, 400);
+			assertThat(response.body()).as(body)
+				.doesNotContain("Exception", "\tat ")
+				.contains("\"errors\"", "\"code\":\"INVALID_ARGUMENT\"")
+				.doesNotContain("\"data\"");
+		}
+	}
+
+}
