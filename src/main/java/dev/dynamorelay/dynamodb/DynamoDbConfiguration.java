@@ -71,8 +71,8 @@ public class DynamoDbConfiguration {
 	}
 
 	@Bean
-	ItemLoader itemLoader(DynamoDbAsyncClient dynamoDb) {
-		return new ItemLoader(dynamoDb);
+	ItemLoader itemLoader(DynamoDbAsyncClient dynamoDb, DynamoDbProperties properties) {
+		return new ItemLoader(dynamoDb, properties.timeout());
 	}
 
 	/** Creates missing tables and loads sample data before the server accepts requests. */

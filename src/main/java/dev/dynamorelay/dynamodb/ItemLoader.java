@@ -1,5 +1,6 @@
 package dev.dynamorelay.dynamodb;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -32,8 +33,11 @@ public final class ItemLoader {
 
 	private final DynamoDbAsyncClient dynamoDb;
 
-	public ItemLoader(DynamoDbAsyncClient dynamoDb) {
+	private final Duration timeout;
+
+	public ItemLoader(DynamoDbAsyncClient dynamoDb, Duration timeout) {
 		this.dynamoDb = dynamoDb;
+		this.timeout = timeout;
 	}
 
 	/**
@@ -58,8 +62,15 @@ public final class ItemLoader {
 
 	private CompletableFuture<Void> get(Map<String, KeysAndAttributes> batch,
 			Map<ItemKey, Map<String, AttributeValue>> found, ReadStats stats, int attempt) {
+		Duration remaining = stats.remaining(this.timeout);
+		if (remaining.isNegative() || remaining.isZero()) {
+			return CompletableFuture.failedFuture(
+					new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
+		}
 		return this.dynamoDb
-			.batchGetItem((request) -> request.requestItems(batch).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
+			.batchGetItem((request) -> request.requestItems(batch)
+				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+				.overrideConfiguration((override) -> override.apiCallTimeout(remaining)))
 			.thenCompose((response) -> {
 				int returned = 0;
 				for (Map.Entry<String, List<Map<String, AttributeValue>>> table : response.responses().entrySet()) {

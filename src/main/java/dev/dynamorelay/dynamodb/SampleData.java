@@ -55,6 +55,8 @@ public final class SampleData {
 
 	private static final int BATCH = 25;
 
+	private static final int LANES = 4;
+
 	private SampleData() {
 	}
 
@@ -142,13 +144,18 @@ public final class SampleData {
 				return CompletableFuture.completedFuture(null);
 			}
 			logger.info("Loading {} sample items into {}", items.size(), table);
+			// A few lanes of sequential batches: fast, without flooding a small DynamoDB with requests.
 			List<CompletableFuture<Void>> batches = new ArrayList<>();
-			for (int from = 0; from < items.size(); from += BATCH) {
-				List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + BATCH))
-					.stream()
-					.map((item) -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
-					.toList();
-				batches.add(write(dynamoDb, Map.of(table, writes), 0));
+			for (int lane = 0; lane < LANES; lane++) {
+				CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+				for (int from = lane * BATCH; from < items.size(); from += LANES * BATCH) {
+					List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + BATCH))
+						.stream()
+						.map((item) -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
+						.toList();
+					chain = chain.thenCompose((done) -> write(dynamoDb, Map.of(table, writes), 0));
+				}
+				batches.add(chain);
 			}
 			return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
 		});

@@ -1,5 +1,6 @@
 package dev.dynamorelay.graphql;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.springframework.graphql.server.WebGraphQlResponse;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.pagination.ReadStats;
 
@@ -31,13 +33,16 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 
 	private final boolean extensions;
 
-	ResponseInterceptor(ExtensionsProperties properties) {
+	private final Duration timeout;
+
+	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb) {
 		this.extensions = properties.enabled();
+		this.timeout = dynamoDb.timeout();
 	}
 
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats();
+		ReadStats stats = new ReadStats(this.timeout);
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

@@ -99,7 +99,7 @@ public final class ConnectionRead<T> {
 		boolean forward = this.request.direction() == Direction.FORWARD;
 		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
 		PageState state = new PageState(this.request.size() + 1, this.start);
-		return readPage(state, indexForward, deadline(), stats).thenApply(this::toPage);
+		return readPage(state, indexForward, deadline(stats), stats).thenApply(this::toPage);
 	}
 
 	/**
@@ -107,7 +107,7 @@ public final class ConnectionRead<T> {
 	 * budget; empty when the budget ran out first.
 	 */
 	public CompletableFuture<Optional<Integer>> count(ReadStats stats) {
-		return count(null, 0, 0, deadline(), stats);
+		return count(null, 0, 0, deadline(stats), stats);
 	}
 
 	private CompletableFuture<PageState> readPage(PageState state, boolean indexForward, long deadline,
@@ -224,8 +224,9 @@ public final class ConnectionRead<T> {
 					stats));
 	}
 
-	private long deadline() {
-		return System.nanoTime() + this.budgets.timeout().toNanos();
+	/** The field's reads end within the timeout of their start and of the request's start. */
+	private long deadline(ReadStats stats) {
+		return System.nanoTime() + stats.remaining(this.budgets.timeout()).toNanos();
 	}
 
 	/** What one DynamoDB response brought. */
