@@ -1,0 +1,85 @@
+package dev.dynamorelay.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.graphql.GraphQlResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a page costs in DynamoDB requests, read from {@code extensions.dynamodb} (counts, not timings). */
+class RequestCountsIT extends IntegrationTest {
+
+	private static final long T0 = 1_740_000_000_000L;
+
+	private static final String PAGE_WITH_USERS = """
+			query($category: String!) {
+			  purchasesByCategory(category: $category, first: 50) {
+			    edges { node { id user { userId name } } }
+			  }
+			}""";
+
+	@Test
+	void anUnfilteredPageIsExactlyOneQueryOfFirstPlusOneItems() {
+		String category = Fixtures.unique("one");
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		for (int i = 0; i < 120; i++) {
+			items.add(Fixtures.purchase("u" + i, T0 + i, category, "1"));
+		}
+		this.fixtures.putPurchases(items);
+		for (int first : new int[] { 1, 20, 50, 100 }) {
+			Walker.Page page = this.walker.page(Documents.BY_CATEGORY, "purchasesByCategory",
+					Map.of("category", category, "first", first));
+			assertThat(page.requests()).as("first: %d", first).isEqualTo(1);
+			assertThat(page.scannedCount()).as("first: %d", first).isEqualTo(first + 1);
+		}
+		Walker.Page last = this.walker.page(Documents.BY_CATEGORY, "purchasesByCategory",
+				Map.of("category", category, "last", 50));
+		assertThat(last.requests()).isEqualTo(1);
+		assertThat(last.scannedCount()).isEqualTo(51);
+	}
+
+	@Test
+	void fiftyPurchasesOfOneUserLoadTheirUserWithOneBatchGetItem() {
+		String userId = this.fixtures.buyer("batched");
+		String category = Fixtures.unique("batched");
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			items.add(Fixtures.purchase(userId, T0 + i, category, "1"));
+		}
+		this.fixtures.putPurchases(items);
+		GraphQlResponse response = execute(PAGE_WITH_USERS, Map.of("category", category));
+		assertThat(response.getErrors()).isEmpty();
+		List<Map<String, Object>> edges = response.field("purchasesByCategory.edges").getValue();
+		assertThat(edges).hasSize(50);
+		assertThat(Errors.requests(response)).as("one Query and one BatchGetItem").isEqualTo(2);
+	}
+
+	@Test
+	void fiftyPurchasesOfFiftyUsersStillLoadTheirUsersWithOneBatchGetItem() {
+		String category = Fixtures.unique("many");
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			String userId = this.fixtures.buyer("many" + i);
+			items.add(Fixtures.purchase(userId, T0, category, "1"));
+		}
+		this.fixtures.putPurchases(items);
+		GraphQlResponse response = execute(PAGE_WITH_USERS, Map.of("category", category));
+		assertThat(response.getErrors()).isEmpty();
+		List<Map<String, Object>> edges = response.field("purchasesByCategory.edges").getValue();
+		assertThat(edges).allSatisfy((edge) -> assertThat(edge.toString()).contains("Buyer many"));
+		assertThat(Errors.requests(response)).isEqualTo(2);
+	}
+
+	@Test
+	void nestedConnectionsOfTwentyUsersCostOneScanAndOneQueryEach() {
+		GraphQlResponse response = execute("""
+				{ users(first: 20) { edges { node { userId purchases(first: 10) { edges { node { id } } } } } } }""");
+		assertThat(response.getErrors()).isEmpty();
+		assertThat(Errors.requests(response)).isEqualTo(21);
+	}
+
+}
