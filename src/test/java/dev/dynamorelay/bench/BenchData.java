@@ -1,0 +1,147 @@
+package dev.dynamorelay.bench;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * The benchmark's fixed data set: 2,000 users with 100 purchases each (200,000 purchases in 8
+ * categories of 25,000), one user whose 40 purchases of 60 KB span DynamoDB's 1 MB response limit,
+ * and 1,000,000 movies of one year for the long walk.
+ */
+final class BenchData {
+
+	static final int USERS = 2_000;
+
+	static final int PURCHASES_PER_USER = 100;
+
+	static final int CATEGORIES = 8;
+
+	static final int MOVIES = 1_000_000;
+
+	static final int MOVIE_YEAR = 1;
+
+	static final String BIG_USER = "bench-big";
+
+	static final long T0 = 1_700_000_000_000L;
+
+	private static final int IN_FLIGHT = 16;
+
+	private BenchData() {
+	}
+
+	static String userId(int i) {
+		return "bench-user-%04d".formatted(i);
+	}
+
+	static String category(int i) {
+		return "cat-" + i;
+	}
+
+	static void load(DynamoDbAsyncClient dynamoDb, String usersTable, String purchasesTable, String moviesTable) {
+		Loader loader = new Loader(dynamoDb);
+		for (int u = 0; u < USERS; u++) {
+			loader.put(usersTable, Map.of("userId", AttributeValue.fromS(userId(u)), "name",
+					AttributeValue.fromS("Bench User " + u), "email", AttributeValue.fromS("user" + u + "@example.com")));
+		}
+		loader.put(usersTable, Map.of("userId", AttributeValue.fromS(BIG_USER), "name", AttributeValue.fromS("Big")));
+		for (int slot = 0; slot < PURCHASES_PER_USER; slot++) {
+			for (int u = 0; u < USERS; u++) {
+				Map<String, AttributeValue> item = new HashMap<>();
+				item.put("userId", AttributeValue.fromS(userId(u)));
+				item.put("purchasedAt", AttributeValue.fromN(Long.toString(T0 + slot * 60_000L)));
+				item.put("category", AttributeValue.fromS(category((u + slot) % CATEGORIES)));
+				item.put("product", AttributeValue.fromS("Product %d of user %d, a typical name".formatted(slot, u)));
+				item.put("amount", AttributeValue.fromN(Long.toString(1 + (u * 31L + slot * 7L) % 500)));
+				loader.put(purchasesTable, item);
+			}
+		}
+		String filler = "x".repeat(60_000);
+		for (int i = 0; i < 40; i++) {
+			loader.put(purchasesTable, Map.of("userId", AttributeValue.fromS(BIG_USER), "purchasedAt",
+					AttributeValue.fromN(Long.toString(T0 + i)), "category", AttributeValue.fromS("bulk"), "product",
+					AttributeValue.fromS(filler), "amount", AttributeValue.fromN("1")));
+		}
+		for (int m = 0; m < MOVIES; m++) {
+			loader.put(moviesTable, Map.of("year", AttributeValue.fromN(Integer.toString(MOVIE_YEAR)), "title",
+					AttributeValue.fromS("m%07d".formatted(m)), "rating", AttributeValue.fromN(Integer.toString(m % 10))));
+		}
+		loader.finish();
+	}
+
+	/** BatchWriteItem in batches of 25 with a bounded number in flight, retrying unprocessed items. */
+	private static final class Loader {
+
+		private final DynamoDbAsyncClient dynamoDb;
+
+		private final Semaphore permits = new Semaphore(IN_FLIGHT);
+
+		private final Map<String, List<WriteRequest>> pending = new HashMap<>();
+
+		private final AtomicLong written = new AtomicLong();
+
+		private volatile Throwable failure;
+
+		Loader(DynamoDbAsyncClient dynamoDb) {
+			this.dynamoDb = dynamoDb;
+		}
+
+		void put(String table, Map<String, AttributeValue> item) {
+			List<WriteRequest> batch = this.pending.computeIfAbsent(table, (t) -> new ArrayList<>(25));
+			batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+			if (batch.size() == 25) {
+				send(Map.of(table, List.copyOf(batch)));
+				batch.clear();
+			}
+		}
+
+		void finish() {
+			this.pending.forEach((table, batch) -> {
+				if (!batch.isEmpty()) {
+					send(Map.of(table, List.copyOf(batch)));
+				}
+			});
+			this.permits.acquireUninterruptibly(IN_FLIGHT);
+			this.permits.release(IN_FLIGHT);
+			if (this.failure != null) {
+				throw new IllegalStateException("loading the benchmark data failed", this.failure);
+			}
+		}
+
+		private void send(Map<String, List<WriteRequest>> batch) {
+			if (this.failure != null) {
+				throw new IllegalStateException("loading the benchmark data failed", this.failure);
+			}
+			this.permits.acquireUninterruptibly();
+			write(batch).whenComplete((done, failure) -> {
+				if (failure != null) {
+					this.failure = failure;
+				}
+				long total = this.written.addAndGet(batch.values().iterator().next().size());
+				if (total % 100_000 < 25) {
+					System.out.printf("  loaded %,d items%n", total);
+				}
+				this.permits.release();
+			});
+		}
+
+		private CompletableFuture<Void> write(Map<String, List<WriteRequest>> batch) {
+			return this.dynamoDb.batchWriteItem((request) -> request.requestItems(batch))
+				.thenCompose((BatchWriteItemResponse response) -> (response.hasUnprocessedItems()
+						&& !response.unprocessedItems().isEmpty()) ? write(response.unprocessedItems())
+								: CompletableFuture.completedFuture(null));
+		}
+
+	}
+
+}

@@ -1,0 +1,466 @@
+package dev.dynamorelay.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+/**
+ * dynamo-relay side by side with raw DynamoDB, on one DynamoDB Local, in one run.
+ *
+ * <p>Starts DynamoDB Local in this JVM, the server jar as a child process pointed at it, loads
+ * {@link BenchData}, warms both sides up, measures, prints one table and writes it to
+ * {@code target/bench/results.md} and {@code results.json}. Ratios are taken from samples measured
+ * interleaved (A, B, A, B, ...), so both sides see the same machine at the same time.
+ */
+public final class Benchmark {
+
+	private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+	private static final String PAGE = """
+			query($c: String!, $a: String) { purchasesByCategory(category: $c, first: 50, after: $a) {
+			  edges { cursor node { id userId purchasedAt product category amount } }
+			  pageInfo { hasNextPage endCursor } } }""";
+
+	private static final String NESTED = """
+			{ users(first: 20) { edges { node { userId
+			  purchases(first: 10) { edges { cursor node { id purchasedAt product amount } } } } } } }""";
+
+	private static final String MOVIES = """
+			query($a: String) { movies(year: 1, first: 100, after: $a) {
+			  edges { cursor node { title rating } } pageInfo { hasNextPage endCursor } } }""";
+
+	private static final String BIG = """
+			{ user(userId: "bench-big") { purchases(first: 30) { edges { cursor node { id product } } } } }""";
+
+	private static final String FILTERED = """
+			{ purchasesByCategory(category: "cat-1", first: 50, minAmount: 400) { edges { cursor node { id amount } } } }""";
+
+	private final HttpClient http = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(5))
+		.executor(Executors.newFixedThreadPool(4))
+		.build();
+
+	private final URI graphql;
+
+	private final DynamoDbAsyncClient dynamoDb;
+
+	private final List<Row> rows = new ArrayList<>();
+
+	private final Map<String, Object> figures = new LinkedHashMap<>();
+
+	private Benchmark(URI graphql, DynamoDbAsyncClient dynamoDb) {
+		this.graphql = graphql;
+		this.dynamoDb = dynamoDb;
+	}
+
+	public static void main(String[] args) throws Exception {
+		((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+			.setLevel(ch.qos.logback.classic.Level.WARN);
+		Path jar = Path.of(args[0]);
+		Path out = Path.of("target", "bench");
+		Files.createDirectories(out);
+		long started = System.nanoTime();
+		try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start()) {
+			int port = freePort();
+			Process server = startServer(jar, dynamo.endpoint(), port, out);
+			try (DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
+				.httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
+				.endpointOverride(dynamo.endpoint())
+				.region(Region.US_EAST_1)
+				.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
+				.build()) {
+				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client);
+				bench.awaitServer(server);
+				System.out.println("Loading the data set (200,000 purchases, 1,000,000 movies) ...");
+				long loading = System.nanoTime();
+				BenchData.load(client, "Users", "UserPurchases", "Movies");
+				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
+				bench.run(server.pid());
+				bench.report(out, (System.nanoTime() - started) / 1e9);
+			}
+			finally {
+				server.destroy();
+				if (!server.waitFor(20, TimeUnit.SECONDS)) {
+					server.destroyForcibly();
+				}
+			}
+		}
+		System.exit(0);
+	}
+
+	private void run(long serverPid) throws Exception {
+		String category = BenchData.category(3);
+		QueryRequest raw = QueryRequest.builder()
+			.tableName("UserPurchases")
+			.indexName("ByCategory")
+			.keyConditionExpression("category = :c")
+			.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)))
+			.limit(51)
+			.build();
+		Map<String, Object> firstPage = Map.of("c", category);
+		System.out.println("Warming up ...");
+		for (int i = 0; i < 3_000; i++) {
+			post(PAGE, firstPage);
+			this.dynamoDb.query(raw).join();
+		}
+		for (int i = 0; i < 300; i++) {
+			post(NESTED, Map.of());
+		}
+
+		System.out.println("Measuring a 50-edge page against a raw Query (Limit 51) ...");
+		double[][] page = interleaved(3_000, () -> post(PAGE, firstPage), () -> this.dynamoDb.query(raw).join());
+		double added = percentile(page[0], 50) - percentile(page[1], 50);
+		row("50-edge page over HTTP vs raw SDK Query (Limit 51): p50", ms(percentile(page[0], 50)),
+				ms(percentile(page[1], 50)), "+%.2f ms (%.2fx)".formatted(added, percentile(page[0], 50) / percentile(page[1], 50)),
+				"added <= 1.5 ms", added <= 1.5);
+		row("50-edge page over HTTP vs raw SDK Query (Limit 51): p99", ms(percentile(page[0], 99)),
+				ms(percentile(page[1], 99)),
+				"+%.2f ms (%.2fx)".formatted(percentile(page[0], 99) - percentile(page[1], 99),
+						percentile(page[0], 99) / percentile(page[1], 99)),
+				"-", null);
+
+		System.out.println("Walking 200 pages deep ...");
+		String after = null;
+		for (int i = 1; i < 200; i++) {
+			JsonNode connection = post(PAGE, vars("c", category, "a", after)).get("data").get("purchasesByCategory");
+			after = connection.get("pageInfo").get("endCursor").asString();
+		}
+		Map<String, Object> deep = vars("c", category, "a", after);
+		Map<String, AttributeValue> deepKey = rawPosition(category, 199 * 50);
+		QueryRequest rawDeep = raw.toBuilder().exclusiveStartKey(deepKey).build();
+		double[][] depth = interleaved(1_500, () -> post(PAGE, firstPage), () -> post(PAGE, deep));
+		double[][] rawDepth = interleaved(1_500, () -> this.dynamoDb.query(raw).join(),
+				() -> this.dynamoDb.query(rawDeep).join());
+		double depthRatio = percentile(depth[1], 50) / percentile(depth[0], 50);
+		double rawDepthRatio = percentile(rawDepth[1], 50) / percentile(rawDepth[0], 50);
+		row("page 200 vs page 1 of a deep walk: p50", ms(percentile(depth[1], 50)), ms(percentile(depth[0], 50)),
+				"%.3fx".formatted(depthRatio), "<= 1.05x", depthRatio <= 1.05);
+		row("... the same two raw Queries (DynamoDB Local's own cost of depth): p50", ms(percentile(rawDepth[1], 50)),
+				ms(percentile(rawDepth[0], 50)), "%.3fx".formatted(rawDepthRatio), "-", null);
+		row("... added by dynamo-relay at page 200 vs at page 1: p50",
+				"+%.2f ms".formatted(percentile(depth[1], 50) - percentile(rawDepth[1], 50)),
+				"+%.2f ms".formatted(percentile(depth[0], 50) - percentile(rawDepth[0], 50)), "-", "no growth", null);
+
+		System.out.println("Measuring 20 users x 10 purchases against one page ...");
+		double[][] nested = interleaved(1_500, () -> post(NESTED, Map.of()), () -> post(PAGE, firstPage));
+		double nestedRatio = percentile(nested[0], 50) / percentile(nested[1], 50);
+		row("20 users x 10 purchases (21 requests) vs one 50-edge page: p50", ms(percentile(nested[0], 50)),
+				ms(percentile(nested[1], 50)), "%.2fx".formatted(nestedRatio), "<= 2x", nestedRatio <= 2);
+
+		List<String> cursors = walkCursors(BenchData.category(5), 100);
+		for (int clients : new int[] { 1, 8, 32 }) {
+			System.out.printf("Throughput with %d concurrent clients ...%n", clients);
+			double[] result = throughput(clients, Duration.ofSeconds(8), cursors, BenchData.category(5));
+			row("%d concurrent clients: pages/s, p99".formatted(clients), "%.0f pages/s".formatted(result[0]),
+					"p99 %.2f ms".formatted(result[1]), "-",
+					(clients == 8) ? ">= 1,000 pages/s on 2 cores" : "-", (clients == 8) ? result[0] >= 1000 : null);
+		}
+
+		double rawThroughput = rawThroughput(8, Duration.ofSeconds(5), raw);
+		row("8 concurrent raw SDK Queries (Limit 51) on the same DynamoDB Local", "-",
+				"%.0f queries/s".formatted(rawThroughput), "-", "the ceiling DynamoDB Local leaves", null);
+
+		JsonNode pageStats = post(PAGE, firstPage).get("extensions").get("dynamodb");
+		long requests = pageStats.get("requests").asLong();
+		long scanned = pageStats.get("scannedCount").asLong();
+		row("DynamoDB requests / items read per unfiltered 50-edge page", requests + " / " + scanned, "-",
+				"-", "1 / <= 51", requests == 1 && scanned <= 51);
+		JsonNode filteredStats = post(FILTERED, Map.of()).get("extensions").get("dynamodb");
+		row("... per 50-edge page with minAmount (about 1 in 5 match)",
+				filteredStats.get("requests").asLong() + " / " + filteredStats.get("scannedCount").asLong(), "-", "-",
+				"within the read budget (1000)", filteredStats.get("scannedCount").asLong() <= 1000);
+		JsonNode bigStats = post(BIG, Map.of()).get("extensions").get("dynamodb");
+		row("... per 30-edge page of 60 KB items (spans 1 MB)",
+				bigStats.get("requests").asLong() + " / " + bigStats.get("scannedCount").asLong(), "-", "-", "-", null);
+
+		System.out.println("Walking 1,000,000 movies to the end ...");
+		JsonNode movies = post(MOVIES, vars("a", null)).get("data").get("movies");
+		long heapAfterFirst = heapUsedAfterGc(serverPid);
+		long walkStart = System.nanoTime();
+		int pages = 1;
+		int items = movies.get("edges").size();
+		long lap = System.nanoTime();
+		while (movies.get("pageInfo").get("hasNextPage").asBoolean()) {
+			movies = post(MOVIES, vars("a", movies.get("pageInfo").get("endCursor").asString())).get("data").get("movies");
+			items += movies.get("edges").size();
+			pages++;
+			if (pages % 1000 == 0) {
+				System.out.printf("  %,d items, last 1,000 pages in %.1f s%n", items, (System.nanoTime() - lap) / 1e9);
+				lap = System.nanoTime();
+			}
+		}
+		double walkSeconds = (System.nanoTime() - walkStart) / 1e9;
+		long heapAfterWalk = heapUsedAfterGc(serverPid);
+		double heapRatio = (double) heapAfterWalk / heapAfterFirst;
+		row("server heap after a %,d-item walk (%,d pages, %.0f s) vs after page 1".formatted(items, pages, walkSeconds),
+				mb(heapAfterWalk), mb(heapAfterFirst), "%.2fx".formatted(heapRatio), "<= 1.2x", heapRatio <= 1.2);
+		this.figures.put("walkedItems", items);
+	}
+
+	/** The ExclusiveStartKey after {@code skip} items of a category, read with raw Queries. */
+	private Map<String, AttributeValue> rawPosition(String category, int skip) {
+		QueryRequest request = QueryRequest.builder()
+			.tableName("UserPurchases")
+			.indexName("ByCategory")
+			.keyConditionExpression("category = :c")
+			.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)))
+			.limit(skip)
+			.build();
+		return this.dynamoDb.query(request).join().lastEvaluatedKey();
+	}
+
+	private List<String> walkCursors(String category, int count) {
+		List<String> cursors = new ArrayList<>();
+		cursors.add(null);
+		String after = null;
+		for (int i = 1; i < count; i++) {
+			JsonNode connection = post(PAGE, vars("c", category, "a", after)).get("data").get("purchasesByCategory");
+			after = connection.get("pageInfo").get("endCursor").asString();
+			cursors.add(after);
+		}
+		return cursors;
+	}
+
+	private double[] throughput(int clients, Duration duration, List<String> cursors, String category)
+			throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(clients);
+		long warmEnd = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+		long end = warmEnd + duration.toNanos();
+		List<Future<List<Double>>> results = new ArrayList<>();
+		for (int c = 0; c < clients; c++) {
+			results.add(pool.submit(() -> {
+				List<Double> latencies = new ArrayList<>();
+				ThreadLocalRandom random = ThreadLocalRandom.current();
+				while (true) {
+					long now = System.nanoTime();
+					if (now > end) {
+						return latencies;
+					}
+					post(PAGE, vars("c", category, "a", cursors.get(random.nextInt(cursors.size()))));
+					if (now > warmEnd) {
+						latencies.add((System.nanoTime() - now) / 1e6);
+					}
+				}
+			}));
+		}
+		List<Double> all = new ArrayList<>();
+		for (Future<List<Double>> result : results) {
+			all.addAll(result.get());
+		}
+		pool.shutdown();
+		double[] latencies = all.stream().mapToDouble(Double::doubleValue).toArray();
+		return new double[] { latencies.length / (duration.toNanos() / 1e9), percentile(latencies, 99) };
+	}
+
+	private double rawThroughput(int clients, Duration duration, QueryRequest raw) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(clients);
+		long end = System.nanoTime() + duration.toNanos();
+		List<Future<Integer>> counts = new ArrayList<>();
+		for (int c = 0; c < clients; c++) {
+			counts.add(pool.submit(() -> {
+				int count = 0;
+				while (System.nanoTime() < end) {
+					this.dynamoDb.query(raw).join();
+					count++;
+				}
+				return count;
+			}));
+		}
+		int total = 0;
+		for (Future<Integer> count : counts) {
+			total += count.get();
+		}
+		pool.shutdown();
+		return total / (duration.toNanos() / 1e9);
+	}
+
+	private static double[][] interleaved(int samples, Runnable a, Runnable b) {
+		double[] first = new double[samples];
+		double[] second = new double[samples];
+		for (int i = 0; i < samples; i++) {
+			if (i % 2 == 0) {
+				first[i] = time(a);
+				second[i] = time(b);
+			}
+			else {
+				second[i] = time(b);
+				first[i] = time(a);
+			}
+		}
+		return new double[][] { first, second };
+	}
+
+	private static double time(Runnable action) {
+		long start = System.nanoTime();
+		action.run();
+		return (System.nanoTime() - start) / 1e6;
+	}
+
+	private JsonNode post(String query, Map<String, Object> variables) {
+		try {
+			String body = JSON.writeValueAsString(Map.of("query", query, "variables", variables));
+			HttpResponse<byte[]> response = this.http.send(HttpRequest.newBuilder(this.graphql)
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofByteArray());
+			JsonNode json = JSON.readTree(response.body());
+			if (response.statusCode() != 200 || json.has("errors")) {
+				throw new IllegalStateException("the server answered " + response.statusCode() + ": "
+						+ new String(response.body(), StandardCharsets.UTF_8));
+			}
+			return json;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private void awaitServer(Process server) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!server.isAlive()) {
+				throw new IllegalStateException("the server exited; see target/bench/server.log");
+			}
+			try {
+				post("{ __typename }", Map.of());
+				return;
+			}
+			catch (IllegalStateException ex) {
+				Thread.sleep(250);
+			}
+		}
+		throw new IllegalStateException("the server did not start within 120 s; see target/bench/server.log");
+	}
+
+	private static Process startServer(Path jar, URI dynamoDb, int port, Path out) throws IOException {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xms1g", "-Xmx1g"));
+		String jfr = System.getenv("BENCH_JFR");
+		if (jfr != null && !jfr.isBlank()) {
+			command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
+		}
+		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
+				"--dynamo-relay.dynamodb.endpoint=" + dynamoDb, "--dynamo-relay.cursor.secret=benchmark",
+				"--dynamo-relay.sample-data.enabled=false", "--logging.level.root=WARN"));
+		return new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(out.resolve("server.log").toFile())
+			.start();
+	}
+
+	/** Heap in use after a full GC of the server, read with jcmd. */
+	private static long heapUsedAfterGc(long pid) throws Exception {
+		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+		run(jcmd, Long.toString(pid), "GC.run");
+		String info = run(jcmd, Long.toString(pid), "GC.heap_info");
+		Matcher used = Pattern.compile("total \\d+K, used (\\d+)K").matcher(info);
+		if (!used.find()) {
+			throw new IllegalStateException("unexpected GC.heap_info output: " + info);
+		}
+		return Long.parseLong(used.group(1)) * 1024;
+	}
+
+	private static String run(String... command) throws Exception {
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		process.waitFor(60, TimeUnit.SECONDS);
+		return output;
+	}
+
+	private void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
+		this.rows.add(new Row(measure, relay, baseline, figure, target, met));
+		System.out.printf("  %s: %s | %s | %s%n", measure, relay, baseline, figure);
+	}
+
+	private void report(Path out, double seconds) throws IOException {
+		StringBuilder md = new StringBuilder();
+		md.append("| measure | dynamo-relay | baseline | figure | target | met |\n");
+		md.append("|---|---|---|---|---|---|\n");
+		for (Row row : this.rows) {
+			md.append("| %s | %s | %s | %s | %s | %s |\n".formatted(row.measure, row.relay, row.baseline, row.figure,
+					row.target, (row.met == null) ? "-" : (row.met ? "yes" : "NO")));
+		}
+		md.append("\nMachine: %d cores, Java %s; whole run %.0f s.\n".formatted(Runtime.getRuntime().availableProcessors(),
+				System.getProperty("java.version"), seconds));
+		System.out.println();
+		System.out.println(md);
+		Files.writeString(out.resolve("results.md"), md.toString());
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("rows", this.rows);
+		json.put("cores", Runtime.getRuntime().availableProcessors());
+		json.put("seconds", Math.round(seconds));
+		json.putAll(this.figures);
+		Files.writeString(out.resolve("results.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+		System.out.println("Written to " + out.resolve("results.md") + " and results.json");
+	}
+
+	private static Map<String, Object> vars(Object... pairs) {
+		Map<String, Object> variables = new LinkedHashMap<>();
+		for (int i = 0; i < pairs.length; i += 2) {
+			variables.put((String) pairs[i], pairs[i + 1]);
+		}
+		return variables;
+	}
+
+	private static double percentile(double[] samples, double percentile) {
+		double[] sorted = samples.clone();
+		Arrays.sort(sorted);
+		int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
+		return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+	}
+
+	private static String ms(double millis) {
+		return "%.2f ms".formatted(millis);
+	}
+
+	private static String mb(long bytes) {
+		return "%.1f MB".formatted(bytes / 1024.0 / 1024.0);
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/** One line of the table. */
+	public record Row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
+	}
+
+}
