@@ -1,0 +1,59 @@
+package dev.dynamorelay.graphql;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import graphql.ExecutionInput;
+import graphql.execution.preparsed.PreparsedDocumentEntry;
+import graphql.execution.preparsed.PreparsedDocumentProvider;
+import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps parsed and validated documents by query text, so that a client paging with the same query
+ * (as Apollo and Relay do) is parsed and validated once, not on every page.
+ *
+ * <p>Least recently used documents are dropped beyond {@value #MAX_ENTRIES}; very long query texts
+ * are not kept at all. Variables are not part of a document, so pages of one walk share an entry.
+ */
+@Component
+class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCustomizer {
+
+	static final int MAX_ENTRIES = 500;
+
+	static final int MAX_QUERY_LENGTH = 16 * 1024;
+
+	private final Map<String, PreparsedDocumentEntry> documents = Collections
+		.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, PreparsedDocumentEntry> eldest) {
+				return size() > MAX_ENTRIES;
+			}
+
+		});
+
+	@Override
+	public CompletableFuture<PreparsedDocumentEntry> getDocumentAsync(ExecutionInput input,
+			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
+		String query = input.getQuery();
+		if (query.length() > MAX_QUERY_LENGTH) {
+			return CompletableFuture.completedFuture(parseAndValidate.apply(input));
+		}
+		PreparsedDocumentEntry cached = this.documents.get(query);
+		if (cached == null) {
+			cached = parseAndValidate.apply(input);
+			this.documents.put(query, cached);
+		}
+		return CompletableFuture.completedFuture(cached);
+	}
+
+	@Override
+	public void customize(org.springframework.graphql.execution.GraphQlSource.SchemaResourceBuilder builder) {
+		builder.configureGraphQl((graphQl) -> graphQl.preparsedDocumentProvider(this));
+	}
+
+}
