@@ -92,6 +92,10 @@ final class FreezableProxy implements AutoCloseable {
 					if (read < 0) {
 						break;
 					}
+					// Bytes read just as the proxy froze are held, not forwarded, until it thaws.
+					while (this.mode == Mode.FROZEN) {
+						Thread.sleep(20);
+					}
 					out.write(buffer, 0, read);
 					out.flush();
 				}
