@@ -80,6 +80,9 @@ class MutationsIT extends IntegrationTest {
 		emptyCategory.put("category", "");
 		Errors.assertCode(execute(CREATE, Map.of("input", emptyCategory)), "INVALID_ARGUMENT");
 		Errors.assertCode(execute(CREATE, Map.of("input", input(userId, null, 1e300))), "INVALID_ARGUMENT");
+		Map<String, Object> hugeProduct = input(userId, null, 1.0);
+		hugeProduct.put("product", "p".repeat(350_001));
+		Errors.assertCode(execute(CREATE, Map.of("input", hugeProduct)), "INVALID_ARGUMENT");
 		Map<String, Object> missing = input(userId, null, 1.0);
 		missing.remove("amount");
 		Errors.assertRequestError(execute(CREATE, Map.of("input", missing)));
