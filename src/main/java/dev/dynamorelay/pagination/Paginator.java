@@ -31,11 +31,6 @@ public final class Paginator {
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
 	}
 
-	/** The default and maximum page sizes this paginator serves. */
-	public PageSizes sizes() {
-		return this.sizes;
-	}
-
 	/** Decodes the Relay arguments with this paginator's page sizes. */
 	public PageRequest request(Integer first, String after, Integer last, String before) {
 		return PageRequest.of(first, after, last, before, this.sizes);
