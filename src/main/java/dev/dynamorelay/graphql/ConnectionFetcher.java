@@ -31,7 +31,7 @@ public class ConnectionFetcher {
 				arguments.before());
 		ConnectionRead<T> read = this.paginator.prepare(definition, query, request);
 		var stats = RequestStats.of(environment);
-		CompletableFuture<Integer> count = environment.getSelectionSet().contains("totalCount")
+		CompletableFuture<Integer> count = Selections.selects(environment, "totalCount")
 				? read.count(stats).thenApply((total) -> total.orElse(null)) : CompletableFuture.completedFuture(null);
 		return read.page(stats).thenApply((page) -> ConnectionResult.of(page, count));
 	}

@@ -1,6 +1,7 @@
 package dev.dynamorelay.it;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,6 +81,40 @@ class RequestCountsIT extends IntegrationTest {
 				{ users(first: 20) { edges { node { userId purchases(first: 10) { edges { node { id } } } } } } }""");
 		assertThat(response.getErrors()).isEmpty();
 		assertThat(Errors.requests(response)).isEqualTo(21);
+	}
+
+	@Test
+	void totalCountIsReadOnlyWhenTheDocumentSelectsIt() {
+		String category = Fixtures.unique("counted");
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			items.add(Fixtures.purchase("u" + i, T0 + i, category, "1"));
+		}
+		this.fixtures.putPurchases(items);
+		String connection = "purchasesByCategory(category: $category, first: 5) { edges { cursor } ";
+		Map<String, Long> expected = new LinkedHashMap<>();
+		expected.put(connection + "} }", 1L);
+		expected.put(connection + "totalCount } }", 2L);
+		expected.put(connection + "... on PurchaseConnection { totalCount } } }", 2L);
+		expected.put(connection + "...counted } } fragment counted on PurchaseConnection { totalCount }", 2L);
+		expected.put(connection + "totalCount @include(if: $no) } }", 1L);
+		expected.put(connection + "totalCount @skip(if: $yes) } }", 1L);
+		expected.put(connection + "totalCount @include(if: $yes) } }", 2L);
+		expected.put(connection + "... @skip(if: true) { totalCount } } }", 1L);
+		expected.put(connection + "...counted @include(if: false) } } fragment counted on PurchaseConnection { totalCount }",
+				1L);
+		expected.forEach((body, requests) -> {
+			// A declared but unused variable fails validation: declare only those the body uses.
+			String document = "query($category: String!" + (body.contains("$yes") ? ", $yes: Boolean = true" : "")
+					+ (body.contains("$no") ? ", $no: Boolean = false" : "") + ") { " + body;
+			GraphQlResponse response = execute(document, Map.of("category", category));
+			assertThat(response.getErrors()).as(document).isEmpty();
+			assertThat(Errors.requests(response)).as(document).isEqualTo(requests);
+			if (requests == 2) {
+				assertThat(response.field("purchasesByCategory.totalCount").<Integer>getValue()).as(document)
+					.isEqualTo(30);
+			}
+		});
 	}
 
 }
