@@ -60,6 +60,9 @@ public final class ConnectionRead<T> {
 	/** The key condition of a read from a position: the same range, bounded by the position's sort key. */
 	private final Optional<String> resumeCondition;
 
+	/** {@link #names} with the sort key's, for {@link #resumeCondition}. */
+	private final Map<String, String> resumeNames;
+
 	private final Optional<String> filterExpression;
 
 	private final Map<String, String> names;
@@ -105,6 +108,10 @@ public final class ConnectionRead<T> {
 		this.filterExpression = Optional.ofNullable(filter);
 		this.names = Map.copyOf(names);
 		this.values = Map.copyOf(values);
+		if (resume != null) {
+			names.put("#sk", definition.sortKey().orElseThrow().name());
+		}
+		this.resumeNames = Map.copyOf(names);
 	}
 
 	/** Reads the page. Requests are summed into {@code stats}. */
@@ -225,12 +232,10 @@ public final class ConnectionRead<T> {
 			// The ExclusiveStartKey alone selects the same items. Bounding the sort key too (inclusive, so
 			// the start key stays inside the range, as DynamoDB requires) lets DynamoDB Local seek its
 			// SQLite index instead of stepping over every item in front of the position.
-			Map<String, String> names = new HashMap<>(this.names);
-			names.put("#sk", this.definition.sortKey().get().name());
 			Map<String, AttributeValue> values = new HashMap<>(this.values);
 			values.put(":from", fromSortKey);
 			query.keyConditionExpression(this.resumeCondition.get() + (indexForward ? ">= :from" : "<= :from"))
-				.expressionAttributeNames(names)
+				.expressionAttributeNames(this.resumeNames)
 				.expressionAttributeValues(values);
 		}
 		else {
