@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The benchmark's fixed data set: 2,000 users with 100 purchases each (200,000 purchases in 8
- * categories of 25,000, 2 of a category per {@code purchasedAt}), one user whose 40 purchases of 60 KB span DynamoDB's 1 MB response limit,
- * and 1,000,000 movies of one year for the long walk.
+ * categories of 25,000, 2 of a category per {@code purchasedAt}), one user whose 40 purchases of
+ * 60 KB span DynamoDB's 1 MB response limit, and 1,000,000 movies of one year for the long walk.
  */
 final class BenchData {
 
@@ -61,7 +61,8 @@ final class BenchData {
 				item.put("userId", AttributeValue.fromS(userId(u)));
 				// Each group of 16 users buys within the same second of the slot's hour: 2 purchases of a
 				// category share a purchasedAt (the ByCategory keys are not unique), as in real data.
-				item.put("purchasedAt", AttributeValue.fromN(Long.toString(T0 + slot * 3_600_000L + (u / 16) * 1_000L)));
+				long purchasedAt = T0 + slot * 3_600_000L + (u / 16) * 1_000L;
+				item.put("purchasedAt", AttributeValue.fromN(Long.toString(purchasedAt)));
 				item.put("category", AttributeValue.fromS(category((u + slot) % CATEGORIES)));
 				item.put("product", AttributeValue.fromS("Product %d of user %d, a typical name".formatted(slot, u)));
 				item.put("amount", AttributeValue.fromN(Long.toString(1 + (u * 31L + slot * 7L) % 500)));
