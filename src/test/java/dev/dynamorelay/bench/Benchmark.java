@@ -16,12 +16,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -353,13 +355,10 @@ public final class Benchmark {
 		double previous = 0;
 		int settled = 0;
 		for (int round = 1; round <= 8; round++) {
-			ExecutorService pool = Executors.newFixedThreadPool(10);
 			long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-			List<Future<Integer>> counts = new ArrayList<>();
-			for (int c = 0; c < 10; c++) {
-				int client = c;
-				counts.add(pool.submit(() -> {
-					int pages = 0;
+			int pages;
+			try (Clients<Integer> running = Clients.start(10, (client) -> () -> {
+					int paged = 0;
 					ThreadLocalRandom random = ThreadLocalRandom.current();
 					while (System.nanoTime() < end) {
 						if (client >= 8) {
@@ -370,20 +369,12 @@ public final class Benchmark {
 						}
 						else {
 							post(PAGE, vars("c", category, "a", cursors.get(random.nextInt(cursors.size()))));
-							pages++;
+							paged++;
 						}
 					}
-					return pages;
-				}));
-			}
-			int pages = 0;
-			try {
-				for (Future<Integer> count : counts) {
-					pages += count.get();
-				}
-			}
-			finally {
-				pool.shutdownNow();
+					return paged;
+				})) {
+				pages = running.join().stream().mapToInt(Integer::intValue).sum();
 			}
 			double rate = pages / 15.0;
 			System.out.printf("  round %d: %.0f pages/s%n", round, rate);
@@ -398,12 +389,12 @@ public final class Benchmark {
 	/** Pages/s, p99 ms, and server and DynamoDB Local CPU ms per page over the measured window. */
 	private double[] throughput(int clients, Duration duration, List<String> cursors, String category, long serverPid)
 			throws Exception {
-		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		long warmEnd = System.nanoTime() + Duration.ofSeconds(2).toNanos();
 		long end = warmEnd + duration.toNanos();
-		List<Future<List<Double>>> results = new ArrayList<>();
-		for (int c = 0; c < clients; c++) {
-			results.add(pool.submit(() -> {
+		long serverCpu;
+		Map<Long, Long> dynamoDbCpu;
+		List<Double> all = new ArrayList<>();
+		try (Clients<List<Double>> running = Clients.start(clients, (client) -> () -> {
 				List<Double> latencies = new ArrayList<>();
 				ThreadLocalRandom random = ThreadLocalRandom.current();
 				while (true) {
@@ -416,19 +407,11 @@ public final class Benchmark {
 						latencies.add((System.nanoTime() - now) / 1e6);
 					}
 				}
-			}));
-		}
-		TimeUnit.NANOSECONDS.sleep(warmEnd - System.nanoTime());
-		long serverCpu = processCpuNanos(serverPid);
-		Map<Long, Long> dynamoDbCpu = dynamoDbLocalCpuNanos();
-		List<Double> all = new ArrayList<>();
-		try {
-			for (Future<List<Double>> result : results) {
-				all.addAll(result.get());
-			}
-		}
-		finally {
-			pool.shutdownNow();
+			})) {
+			TimeUnit.NANOSECONDS.sleep(warmEnd - System.nanoTime());
+			serverCpu = processCpuNanos(serverPid);
+			dynamoDbCpu = dynamoDbLocalCpuNanos();
+			running.join().forEach(all::addAll);
 		}
 		serverCpu = processCpuNanos(serverPid) - serverCpu;
 		// Per thread, so a thread that ends in the window loses only its last moments, not its lifetime.
@@ -468,29 +451,52 @@ public final class Benchmark {
 	}
 
 	private double rawThroughput(int clients, Duration duration, QueryRequest raw) throws Exception {
-		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		long end = System.nanoTime() + duration.toNanos();
-		List<Future<Integer>> counts = new ArrayList<>();
-		for (int c = 0; c < clients; c++) {
-			counts.add(pool.submit(() -> {
-				int count = 0;
-				while (System.nanoTime() < end) {
-					this.dynamoDb.query(raw).join();
-					count++;
-				}
-				return count;
-			}));
-		}
-		int total = 0;
-		try {
-			for (Future<Integer> count : counts) {
-				total += count.get();
+		try (Clients<Integer> running = Clients.start(clients, (client) -> () -> {
+			int count = 0;
+			while (System.nanoTime() < end) {
+				this.dynamoDb.query(raw).join();
+				count++;
 			}
+			return count;
+		})) {
+			return running.join().stream().mapToInt(Integer::intValue).sum() / (duration.toNanos() / 1e9);
 		}
-		finally {
-			pool.shutdownNow();
+	}
+
+	/** Clients running at once, each on its own thread; closing stops any still running. */
+	private static final class Clients<T> implements AutoCloseable {
+
+		private final ExecutorService pool;
+
+		private final List<Future<T>> results = new ArrayList<>();
+
+		private Clients(int count) {
+			this.pool = Executors.newFixedThreadPool(count);
 		}
-		return total / (duration.toNanos() / 1e9);
+
+		static <T> Clients<T> start(int count, IntFunction<Callable<T>> client) {
+			Clients<T> clients = new Clients<>(count);
+			for (int c = 0; c < count; c++) {
+				clients.results.add(clients.pool.submit(client.apply(c)));
+			}
+			return clients;
+		}
+
+		/** Each client's result, once all have returned; the first failure is thrown. */
+		List<T> join() throws Exception {
+			List<T> values = new ArrayList<>();
+			for (Future<T> result : this.results) {
+				values.add(result.get());
+			}
+			return values;
+		}
+
+		@Override
+		public void close() {
+			this.pool.shutdownNow();
+		}
+
 	}
 
 	private static double[][] interleaved(int samples, Runnable a, Runnable b) {
