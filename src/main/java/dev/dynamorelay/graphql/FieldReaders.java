@@ -80,7 +80,7 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 				binding = bind(source.getClass());
 				this.binding = binding;
 			}
-			return binding.read(field, source, environment);
+			return binding.read(this.name, field, source, environment);
 		}
 
 		@Override
@@ -127,8 +127,8 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 	/** How one source class is read: a map entry, an accessor, or graphql-java's default fetcher. */
 	private record Binding(Class<?> type, MethodHandle accessor, PropertyDataFetcher<Object> fallback) {
 
-		Object read(GraphQLFieldDefinition field, Object source, Supplier<DataFetchingEnvironment> environment)
-				throws Exception {
+		Object read(String name, GraphQLFieldDefinition field, Object source,
+				Supplier<DataFetchingEnvironment> environment) throws Exception {
 			if (this.accessor != null) {
 				try {
 					return this.accessor.invokeExact(source);
@@ -143,7 +143,7 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 			if (this.fallback != null) {
 				return this.fallback.get(field, source, environment);
 			}
-			return ((Map<?, ?>) source).get(field.getName());
+			return ((Map<?, ?>) source).get(name);
 		}
 
 	}
