@@ -41,8 +41,13 @@ public class DynamoDbConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
+	DynamoDbTimer dynamoDbTimer() {
+		return new DynamoDbTimer();
+	}
+
+	@Bean(destroyMethod = "close")
 	DynamoDbAsyncClient dynamoDbAsyncClient(DynamoDbProperties properties,
-			ObjectProvider<EmbeddedDynamoDb> embedded) {
+			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
 		Duration timeout = properties.timeout();
 		DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
 			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
@@ -54,6 +59,7 @@ public class DynamoDbConfiguration {
 			.asyncConfiguration((async) -> async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR,
 					Runnable::run))
 			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
+				.scheduledExecutorService(timer.executor())
 				.apiCallTimeout(timeout)
 				.apiCallAttemptTimeout(timeout.dividedBy(3)));
 		if (properties.aws()) {
