@@ -23,13 +23,19 @@ class MalformedRequestAdvice {
 
 	@ExceptionHandler({ ServerWebInputException.class, HttpMessageNotReadableException.class })
 	ResponseEntity<Map<String, Object>> malformed(Exception failure) {
-		String message = "The request body is not a GraphQL request: send JSON such as "
-				+ "{\"query\": \"{ users(first: 2) { edges { cursor } } }\", \"variables\": {}}.";
+		return error(HttpStatus.BAD_REQUEST, "The request body is not a GraphQL request: send JSON such as "
+				+ "{\"query\": \"{ users(first: 2) { edges { cursor } } }\", \"variables\": {}}.");
+	}
+
+	private static ResponseEntity<Map<String, Object>> error(HttpStatus status, String message) {
+		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(errorBody(message));
+	}
+
+	/** A GraphQL response body of one request error. */
+	static Map<String, Object> errorBody(String message) {
 		Map<String, Object> error = Map.of("message", message, "extensions",
 				Map.of("code", ErrorCode.INVALID_ARGUMENT.name()));
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(Map.of("errors", List.of(error)));
+		return Map.of("errors", List.of(error));
 	}
 
 }

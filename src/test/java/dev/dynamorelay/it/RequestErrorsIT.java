@@ -111,4 +111,29 @@ class RequestErrorsIT extends IntegrationTest {
 		}
 	}
 
+	@Test
+	void bodiesThatAreNotJsonAreAGraphQlErrorToo() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		String query = "{\"query\": \"{ users(first: 1) { edges { cursor } } }\"}";
+		for (String contentType : List.of("text/plain", "application/x-www-form-urlencoded", "")) {
+			HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+				.POST(HttpRequest.BodyPublishers.ofString(query));
+			if (!contentType.isEmpty()) {
+				request.header("Content-Type", contentType);
+			}
+			HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).as(contentType).isEqualTo(415);
+			assertThat(response.body()).as(contentType)
+				.contains("\"errors\"", "\"code\":\"INVALID_ARGUMENT\"", "application/json")
+				.doesNotContain("Exception", "\"data\"");
+		}
+		// application/graphql with a JSON body is read as JSON, as Spring GraphQL does.
+		HttpResponse<String> graphql = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+			.header("Content-Type", "application/graphql")
+			.POST(HttpRequest.BodyPublishers.ofString(query))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(graphql.statusCode()).isEqualTo(200);
+		assertThat(graphql.body()).contains("\"cursor\"").doesNotContain("\"errors\"");
+	}
+
 }
