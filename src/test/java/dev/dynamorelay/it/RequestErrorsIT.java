@@ -115,7 +115,8 @@ class RequestErrorsIT extends IntegrationTest {
 	void bodiesThatAreNotJsonAreAGraphQlErrorToo() throws Exception {
 		HttpClient http = HttpClient.newHttpClient();
 		String query = "{\"query\": \"{ users(first: 1) { edges { cursor } } }\"}";
-		for (String contentType : List.of("text/plain", "application/x-www-form-urlencoded", "")) {
+		for (String contentType : List.of("text/plain", "application/x-www-form-urlencoded", "json", "application/",
+				"application/graphql-response+json", "")) {
 			HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
 				.POST(HttpRequest.BodyPublishers.ofString(query));
 			if (!contentType.isEmpty()) {
