@@ -75,12 +75,15 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 			if (source == null) {
 				return null;
 			}
+			if (source instanceof Map<?, ?> map) {
+				return map.get(this.name);
+			}
 			Binding binding = this.binding;
 			if (binding == null || binding.type != source.getClass()) {
 				binding = bind(source.getClass());
 				this.binding = binding;
 			}
-			return binding.read(this.name, field, source, environment);
+			return binding.read(field, source, environment);
 		}
 
 		@Override
@@ -89,9 +92,6 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 		}
 
 		private Binding bind(Class<?> type) {
-			if (Map.class.isAssignableFrom(type)) {
-				return new Binding(type, null, null);
-			}
 			Method method = accessor(type);
 			if (method != null) {
 				try {
@@ -100,22 +100,27 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 						.asType(MethodType.methodType(Object.class, Object.class));
 					return new Binding(type, handle, null);
 				}
-				catch (IllegalAccessException ex) {
-					// Not accessible after all: PropertyDataFetcher below.
+				catch (IllegalAccessException | RuntimeException ex) {
+					// Not accessible or not adaptable after all: PropertyDataFetcher below.
 				}
 			}
 			return new Binding(type, null, PropertyDataFetcher.fetching(this.name));
 		}
 
-		/** The public {@code name()} of a public class, as PropertyDataFetcher would find it first. */
+		/**
+		 * The public instance {@code name()} of a public class, as PropertyDataFetcher would find it first;
+		 * {@code Object}'s own methods are left to PropertyDataFetcher.
+		 */
 		private Method accessor(Class<?> type) {
 			if (!Modifier.isPublic(type.getModifiers())) {
 				return null;
 			}
 			try {
 				Method method = type.getMethod(this.name);
-				return (method.getReturnType() != void.class && Modifier.isPublic(method.getDeclaringClass().getModifiers()))
-						? method : null;
+				boolean readable = method.getReturnType() != void.class && !Modifier.isStatic(method.getModifiers())
+						&& method.getDeclaringClass() != Object.class
+						&& Modifier.isPublic(method.getDeclaringClass().getModifiers());
+				return readable ? method : null;
 			}
 			catch (NoSuchMethodException ex) {
 				return null;
@@ -124,26 +129,23 @@ class FieldReaders extends GraphQLTypeVisitorStub implements GraphQlSourceBuilde
 
 	}
 
-	/** How one source class is read: a map entry, an accessor, or graphql-java's default fetcher. */
+	/** How one source class is read: by an accessor, or by graphql-java's default fetcher. */
 	private record Binding(Class<?> type, MethodHandle accessor, PropertyDataFetcher<Object> fallback) {
 
-		Object read(String name, GraphQLFieldDefinition field, Object source,
-				Supplier<DataFetchingEnvironment> environment) throws Exception {
-			if (this.accessor != null) {
-				try {
-					return this.accessor.invokeExact(source);
-				}
-				catch (Exception | Error ex) {
-					throw ex;
-				}
-				catch (Throwable ex) {
-					throw new IllegalStateException(ex);
-				}
-			}
-			if (this.fallback != null) {
+		Object read(GraphQLFieldDefinition field, Object source, Supplier<DataFetchingEnvironment> environment)
+				throws Exception {
+			if (this.accessor == null) {
 				return this.fallback.get(field, source, environment);
 			}
-			return ((Map<?, ?>) source).get(name);
+			try {
+				return this.accessor.invokeExact(source);
+			}
+			catch (Exception | Error ex) {
+				throw ex;
+			}
+			catch (Throwable ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 	}

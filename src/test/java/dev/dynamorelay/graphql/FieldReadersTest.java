@@ -31,14 +31,18 @@ class FieldReadersTest {
 		assertThat(read(new FieldReaders.Reader("name"), new Hidden("x"))).as("non-public record").isEqualTo("x");
 		assertThat(read(new FieldReaders.Reader("value"), new Bean())).as("getter").isEqualTo(7);
 		assertThat(read(new FieldReaders.Reader("missing"), new Bean())).isNull();
+		assertThat(read(new FieldReaders.Reader("shared"), new Bean())).as("static method").isEqualTo(
+				graphql.schema.PropertyDataFetcher.fetching("shared").get(field(), new Bean(), () -> null));
+		assertThat(read(new FieldReaders.Reader("hashCode"), new Bean())).as("Object's own method")
+			.isEqualTo(graphql.schema.PropertyDataFetcher.fetching("hashCode").get(field(), new Bean(), () -> null));
+	}
+
+	private static GraphQLFieldDefinition field() {
+		return GraphQLFieldDefinition.newFieldDefinition().name("f").type(Scalars.GraphQLString).build();
 	}
 
 	private static Object read(FieldReaders.Reader reader, Object source) throws Exception {
-		GraphQLFieldDefinition field = GraphQLFieldDefinition.newFieldDefinition()
-			.name("f")
-			.type(Scalars.GraphQLString)
-			.build();
-		return reader.get(field, source, () -> {
+		return reader.get(field(), source, () -> {
 			throw new AssertionError("no environment needed");
 		});
 	}
@@ -50,6 +54,20 @@ class FieldReadersTest {
 
 		public int getValue() {
 			return 7;
+		}
+
+		public static String shared() {
+			return "static";
+		}
+
+		@Override
+		public int hashCode() {
+			return 1;
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Bean;
 		}
 
 	}
