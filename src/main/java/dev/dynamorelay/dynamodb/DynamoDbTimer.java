@@ -18,7 +18,9 @@ public final class DynamoDbTimer implements AutoCloseable {
 
 	DynamoDbTimer() {
 		AtomicInteger threads = new AtomicInteger();
-		this.executor = new ScheduledThreadPoolExecutor(2, (task) -> {
+		// As many threads as the SDK's default timer. With FUTURE_COMPLETION_EXECUTOR = Runnable::run, a call
+		// that times out continues (and a retry after back-off runs its next attempt) on one of them.
+		this.executor = new ScheduledThreadPoolExecutor(5, (task) -> {
 			Thread thread = new Thread(task, "dynamodb-timer-" + threads.incrementAndGet());
 			thread.setDaemon(true);
 			return thread;
