@@ -423,6 +423,9 @@ public final class Benchmark {
 					}
 				}
 			})) {
+			if (clients == 8) {
+				profiler(serverPid, "start,event=itimer,interval=1ms");
+			}
 			TimeUnit.NANOSECONDS.sleep(warmEnd - System.nanoTime());
 			serverCpu = processCpuNanos(serverPid);
 			benchCpu = processCpuNanos(ProcessHandle.current().pid());
@@ -430,6 +433,9 @@ public final class Benchmark {
 			running.join().forEach(all::addAll);
 		}
 		serverCpu = processCpuNanos(serverPid) - serverCpu;
+		if (clients == 8) {
+			profiler(serverPid, "stop,file=" + Path.of("target", "bench", "server-8-clients.html").toAbsolutePath());
+		}
 		benchCpu = processCpuNanos(ProcessHandle.current().pid()) - benchCpu;
 		// Per thread, so a thread that ends in the window loses only its last moments, not its lifetime.
 		long dynamoDbCpuUsed = 0;
@@ -445,6 +451,27 @@ public final class Benchmark {
 		return new double[] { latencies.length / (duration.toNanos() / 1e9), percentile(latencies, 99),
 				serverCpu / 1e6 / latencies.length, dynamoDbCpuUsed / 1e6 / latencies.length,
 				(benchCpu - dynamoDbCpuUsed) / 1e6 / latencies.length };
+	}
+
+	/**
+	 * Sends a command to async-profiler in the server ({@code BENCH_PROFILE=1 ./bench/run} fetches it and
+	 * sets {@code BENCH_PROFILER_LIB}); does nothing otherwise. It samples the 8-client window of a warm
+	 * server into a flame graph, {@code target/bench/server-8-clients.html}.
+	 */
+	private static void profiler(long pid, String command) throws Exception {
+		String library = System.getenv("BENCH_PROFILER_LIB");
+		if (library == null || library.isBlank()) {
+			return;
+		}
+		// Quoted, or jcmd would read the agent's own key=value options as its own.
+		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+				Long.toString(pid), "JVMTI.agent_load", library, "\"" + command + "\"")
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (jcmd.waitFor() != 0 || !output.contains("return code: 0")) {
+			throw new IllegalStateException("async-profiler `" + command + "` failed: " + output);
+		}
 	}
 
 	private static long processCpuNanos(long pid) {
