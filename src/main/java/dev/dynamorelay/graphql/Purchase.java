@@ -16,6 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public record Purchase(String userId, long purchasedAtMillis, String product, String category, Double amount) {
 
+	private static final byte[] ISO_MILLIS_TEMPLATE = "0000-00-00T00:00:00.000Z".getBytes(StandardCharsets.US_ASCII);
+
 	private static final DateTimeFormatter ISO_MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
 		.withZone(ZoneOffset.UTC);
 
@@ -45,7 +47,7 @@ public record Purchase(String userId, long purchasedAtMillis, String product, St
 			return ISO_MILLIS.format(Instant.ofEpochMilli(epochMillis));
 		}
 		int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
-		byte[] text = "0000-00-00T00:00:00.000Z".getBytes(StandardCharsets.US_ASCII);
+		byte[] text = ISO_MILLIS_TEMPLATE.clone();
 		digits(text, 0, 4, year);
 		digits(text, 5, 2, date.getMonthValue());
 		digits(text, 8, 2, date.getDayOfMonth());
