@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,7 +36,6 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.util.Timeout;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -574,26 +574,42 @@ public final class Benchmark {
 
 	/**
 	 * The throughput clients' request: a body serialized once, and an answer checked without parsing it
-	 * (200, a page's edges first, no {@code "errors"} anywhere). The load generator shares the 2 cores with
-	 * the server and DynamoDB Local, so it spends as little CPU as it can.
+	 * (a page's first edge, no {@code "errors"} anywhere). The load generator shares the 2 cores with the
+	 * server and DynamoDB Local, so it spends as little CPU as it can.
 	 */
 	private void postPage(byte[] body) {
+		send(body, (bytes) -> startsWith(bytes, PAGE_START) && indexOf(bytes, ERRORS) < 0 ? bytes : null);
+	}
+
+	private JsonNode post(String query, Map<String, Object> variables) {
+		return send(body(query, variables), (bytes) -> {
+			JsonNode json = JSON.readTree(bytes);
+			return json.has("errors") ? null : json;
+		});
+	}
+
+	/** POSTs a GraphQL body; an answer that is not 200, or that {@code accept} maps to null, fails. */
+	private <T> T send(byte[] body, Function<byte[], T> accept) {
 		HttpPost request = new HttpPost(this.graphql);
 		request.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
 		try {
-			this.http.execute(request, (response) -> {
+			return this.http.execute(request, (response) -> {
 				byte[] bytes = EntityUtils.toByteArray(response.getEntity());
-				if (response.getCode() != 200 || !Arrays.equals(bytes, 0, Math.min(bytes.length, PAGE_START.length),
-						PAGE_START, 0, PAGE_START.length) || indexOf(bytes, ERRORS) >= 0) {
+				T accepted = (response.getCode() == 200) ? accept.apply(bytes) : null;
+				if (accepted == null) {
 					throw new IllegalStateException("the server answered " + response.getCode() + ": "
 							+ new String(bytes, StandardCharsets.UTF_8));
 				}
-				return null;
+				return accepted;
 			});
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	private static boolean startsWith(byte[] bytes, byte[] prefix) {
+		return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
 	}
 
 	private static int indexOf(byte[] bytes, byte[] part) {
@@ -606,26 +622,6 @@ public final class Benchmark {
 			return i;
 		}
 		return -1;
-	}
-
-	private JsonNode post(String query, Map<String, Object> variables) {
-		try {
-			String body = JSON.writeValueAsString(Map.of("query", query, "variables", variables));
-			HttpPost request = new HttpPost(this.graphql);
-			request.setEntity(new StringEntity(body, ContentType.APPLICATION_JSON));
-			return this.http.execute(request, (response) -> {
-				byte[] bytes = EntityUtils.toByteArray(response.getEntity());
-				JsonNode json = (response.getCode() == 200) ? JSON.readTree(bytes) : null;
-				if (json == null || json.has("errors")) {
-					throw new IllegalStateException("the server answered " + response.getCode() + ": "
-							+ new String(bytes, StandardCharsets.UTF_8));
-				}
-				return json;
-			});
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	private void awaitServer(Process server) throws Exception {
