@@ -20,14 +20,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param table the table name
  * @param index the index name, for a connection over a GSI
  * @param partitionKey the partition key the connection's key condition fixes (Query), or empty (Scan)
- * @param sortKey the sort key a prefix condition applies to, if any
+ * @param sortKey the sort key of the table or index read, if any: what sort key conditions compare
  * @param positionKey the attributes of an item's position, in a fixed order
- * @param mapper turns a DynamoDB item into a node
+ * @param consistentRead whether reads are strongly consistent (a table or local index only)
+ * @param mapper turns a DynamoDB item into a node, or {@code null} for an item that is no node of the
+ * connection (in a partition shared by types the connection does not serve)
  * @param <T> the node type
  */
 public record ConnectionDefinition<T>(String field, String table, Optional<String> index,
 		Optional<KeyAttribute> partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
-		Function<Map<String, AttributeValue>, T> mapper) {
+		boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
 
 	public ConnectionDefinition {
 		Objects.requireNonNull(field, "field");
@@ -46,21 +48,24 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 		if (sortKey.isPresent() && partitionKey.isEmpty()) {
 			throw new IllegalArgumentException("a sort key condition needs a partition key");
 		}
+		if (sortKey.isPresent() && !positionKey.contains(sortKey.get())) {
+			throw new IllegalArgumentException("the sort key must be part of the position key");
+		}
 	}
 
 	/** A connection that Queries one partition of a table or index. */
 	public static <T> ConnectionDefinition<T> query(String field, String table, Optional<String> index,
-			KeyAttribute partitionKey, KeyAttribute sortKey, List<KeyAttribute> positionKey,
-			Function<Map<String, AttributeValue>, T> mapper) {
-		return new ConnectionDefinition<>(field, table, index, Optional.of(partitionKey), Optional.of(sortKey),
-				positionKey, mapper);
+			KeyAttribute partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
+			boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, index, Optional.of(partitionKey), sortKey, positionKey,
+				consistentRead, mapper);
 	}
 
-	/** A connection that Scans a whole table. A Scan cannot be read backwards. */
-	public static <T> ConnectionDefinition<T> scan(String field, String table, List<KeyAttribute> positionKey,
-			Function<Map<String, AttributeValue>, T> mapper) {
-		return new ConnectionDefinition<>(field, table, Optional.empty(), Optional.empty(), Optional.empty(),
-				positionKey, mapper);
+	/** A connection that Scans a whole table or index. A Scan cannot be read backwards. */
+	public static <T> ConnectionDefinition<T> scan(String field, String table, Optional<String> index,
+			List<KeyAttribute> positionKey, boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, index, Optional.empty(), Optional.empty(), positionKey,
+				consistentRead, mapper);
 	}
 
 	/** Whether the connection reads with Scan (no key range, no backward reading). */

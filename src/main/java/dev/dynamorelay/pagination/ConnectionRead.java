@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -88,20 +89,28 @@ public final class ConnectionRead<T> {
 			names.put("#pk", definition.partitionKey().orElseThrow().name());
 			values.put(":pk", query.partition().get());
 			condition = "#pk = :pk";
-			if (query.sortKeyPrefix().isPresent()) {
+			if (query.sortCondition().isPresent()) {
+				KeyCondition sort = query.sortCondition().get();
 				names.put("#sk", definition.sortKey().orElseThrow().name());
-				values.put(":prefix", AttributeValue.fromS(query.sortKeyPrefix().get()));
-				condition += " AND begins_with(#sk, :prefix)";
+				for (int i = 0; i < sort.values().size(); i++) {
+					values.put(":sk" + i, sort.values().get(i));
+				}
+				condition += " AND " + sort.expression();
 			}
 			else if (definition.sortKey().isPresent()) {
 				resume = condition + " AND #sk ";
 			}
 		}
 		String filter = null;
-		if (query.filter().isPresent()) {
-			names.put("#min", query.filter().get().attribute());
-			values.put(":min", AttributeValue.fromN(query.filter().get().number()));
-			filter = "#min >= :min";
+		List<Filter> filters = query.filters();
+		for (int f = 0; f < filters.size(); f++) {
+			Filter each = filters.get(f);
+			names.put("#f" + f, each.attribute());
+			for (int i = 0; i < each.values().size(); i++) {
+				values.put(":f" + f + "_" + i, each.values().get(i));
+			}
+			String expression = each.expression("#f" + f, ":f" + f + "_");
+			filter = (filter == null) ? expression : filter + " AND " + expression;
 		}
 		this.keyCondition = Optional.ofNullable(condition);
 		this.resumeCondition = Optional.ofNullable(resume);
@@ -118,7 +127,7 @@ public final class ConnectionRead<T> {
 	public CompletableFuture<Page<T>> page(ReadStats stats) {
 		boolean forward = this.request.direction() == Direction.FORWARD;
 		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
-		PageState state = new PageState(this.request.size() + 1, this.start);
+		PageState<T> state = new PageState<>(this.request.size() + 1, this.start, this.definition.mapper());
 		return readPage(state, indexForward, deadline(stats), stats).thenApply(this::toPage);
 	}
 
@@ -130,7 +139,7 @@ public final class ConnectionRead<T> {
 		return count(null, 0, 0, deadline(stats), stats);
 	}
 
-	private CompletableFuture<PageState> readPage(PageState state, boolean indexForward, long deadline,
+	private CompletableFuture<PageState<T>> readPage(PageState<T> state, boolean indexForward, long deadline,
 			ReadStats stats) {
 		int budgetLeft = this.budgets.readItems() - state.scanned;
 		if (budgetLeft <= 0) {
@@ -146,14 +155,14 @@ public final class ConnectionRead<T> {
 		});
 	}
 
-	private Page<T> toPage(PageState state) {
+	private Page<T> toPage(PageState<T> state) {
 		int size = this.request.size();
 		boolean full = state.matches.size() > size;
 		boolean more = full || state.position != null;
-		List<Map<String, AttributeValue>> kept = state.matches.subList(0, Math.min(size, state.matches.size()));
-		List<Edge<T>> edges = new ArrayList<>(kept.size());
-		for (Map<String, AttributeValue> item : kept) {
-			edges.add(new Edge<>(this.cursors.encode(this.binding, item), this.definition.mapper().apply(item)));
+		int kept = Math.min(size, state.matches.size());
+		List<Edge<T>> edges = new ArrayList<>(kept);
+		for (int i = 0; i < kept; i++) {
+			edges.add(new Edge<>(this.cursors.encode(this.binding, state.matches.get(i)), state.nodes.get(i)));
 		}
 		boolean forward = this.request.direction() == Direction.FORWARD;
 		if (!forward) {
@@ -218,7 +227,13 @@ public final class ConnectionRead<T> {
 			this.definition.index().ifPresent(scan::indexName);
 			this.filterExpression.ifPresent(scan::filterExpression);
 			if (!this.names.isEmpty()) {
-				scan.expressionAttributeNames(this.names).expressionAttributeValues(this.values);
+				scan.expressionAttributeNames(this.names);
+			}
+			if (!this.values.isEmpty()) {
+				scan.expressionAttributeValues(this.values);
+			}
+			if (this.definition.consistentRead()) {
+				scan.consistentRead(true);
 			}
 			return this.dynamoDb.scan(scan.build())
 				.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
@@ -251,6 +266,9 @@ public final class ConnectionRead<T> {
 			.overrideConfiguration(timeout);
 		this.definition.index().ifPresent(query::indexName);
 		this.filterExpression.ifPresent(query::filterExpression);
+		if (this.definition.consistentRead()) {
+			query.consistentRead(true);
+		}
 		return this.dynamoDb.query(query.build())
 			.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
@@ -279,12 +297,19 @@ public final class ConnectionRead<T> {
 
 	}
 
-	/** The page loop's progress; touched by one request chain at a time. */
-	private static final class PageState {
+	/**
+	 * The page loop's progress; touched by one request chain at a time. An item the mapper declines (of a
+	 * type the connection does not serve) is passed over like one the filter dropped.
+	 */
+	private static final class PageState<T> {
 
 		private final int wanted;
 
+		private final Function<Map<String, AttributeValue>, T> mapper;
+
 		private final List<Map<String, AttributeValue>> matches = new ArrayList<>();
+
+		private final List<T> nodes = new ArrayList<>();
 
 		private Map<String, AttributeValue> position;
 
@@ -292,9 +317,10 @@ public final class ConnectionRead<T> {
 
 		private int lastLimit;
 
-		PageState(int wanted, Map<String, AttributeValue> start) {
+		PageState(int wanted, Map<String, AttributeValue> start, Function<Map<String, AttributeValue>, T> mapper) {
 			this.wanted = wanted;
 			this.position = start;
+			this.mapper = mapper;
 		}
 
 		int nextLimit(boolean filtered) {
@@ -319,7 +345,11 @@ public final class ConnectionRead<T> {
 				if (this.matches.size() == this.wanted) {
 					break;
 				}
-				this.matches.add(item);
+				T node = this.mapper.apply(item);
+				if (node != null) {
+					this.matches.add(item);
+					this.nodes.add(node);
+				}
 			}
 			this.position = chunk.lastEvaluatedKey();
 		}

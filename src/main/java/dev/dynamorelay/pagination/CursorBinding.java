@@ -1,5 +1,6 @@
 package dev.dynamorelay.pagination;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * What a cursor is bound to, and which of its position attributes travel inside it.
  *
  * <p>The fingerprint is a SHA-256 over the connection's field, its partition (the parent), its
- * sort-key prefix, filter and order: the MAC of a cursor covers it, so a cursor verifies only where
+ * sort key condition, filters and order: the MAC of a cursor covers it, so a cursor verifies only where
  * all of these are equal. Page size and direction are not part of it: a cursor is a position, and
  * may be read from in either direction with any page size. The partition key value is not carried
  * in the cursor (the binding already fixes it) to keep cursors short.
@@ -31,20 +32,21 @@ public record CursorBinding(byte[] fingerprint, List<KeyAttribute> carried, Map<
 		field(digest, DOMAIN);
 		field(digest, definition.field());
 		if (query.partition().isPresent()) {
-			AttributeValue partition = query.partition().get();
 			field(digest, "partition");
-			field(digest, partition.type().name());
-			field(digest, partitionValue(partition));
+			value(digest, query.partition().get());
 		}
-		query.sortKeyPrefix().ifPresent((prefix) -> {
-			field(digest, "prefix");
-			field(digest, prefix);
+		query.sortCondition().ifPresent((condition) -> {
+			field(digest, "sort");
+			field(digest, condition.op().name());
+			condition.values().forEach((value) -> value(digest, value));
 		});
-		query.filter().ifPresent((filter) -> {
-			field(digest, "min");
+		for (Filter filter : query.filters()) {
+			field(digest, "filter");
 			field(digest, filter.attribute());
-			field(digest, filter.number());
-		});
+			field(digest, filter.op().name());
+			field(digest, Integer.toString(filter.values().size()));
+			filter.values().forEach((value) -> value(digest, value));
+		}
 		field(digest, "order");
 		field(digest, query.order().name());
 
@@ -58,13 +60,22 @@ public record CursorBinding(byte[] fingerprint, List<KeyAttribute> carried, Map<
 		return new CursorBinding(digest.digest(), carried, fixed);
 	}
 
-	private static byte[] partitionValue(AttributeValue value) {
-		return switch (value.type()) {
+	/** A condition's value: its type, then its bytes. */
+	private static void value(MessageDigest digest, AttributeValue value) {
+		field(digest, value.type().name());
+		field(digest, switch (value.type()) {
 			case S -> value.s().getBytes(StandardCharsets.UTF_8);
-			case N -> value.n().getBytes(StandardCharsets.US_ASCII);
+			// Equal numbers bind alike whatever their spelling (10 and 10.0), as DynamoDB compares them.
+			case N -> canonical(value.n()).getBytes(StandardCharsets.US_ASCII);
 			case B -> value.b().asByteArray();
-			default -> throw new IllegalArgumentException("a partition key is S, N or B, not " + value.type());
-		};
+			case BOOL -> value.bool().toString().getBytes(StandardCharsets.US_ASCII);
+			default -> throw new IllegalArgumentException("conditions compare S, N, B or BOOL, not " + value.type());
+		});
+	}
+
+	private static String canonical(String number) {
+		BigDecimal stripped = new BigDecimal(number).stripTrailingZeros();
+		return (stripped.signum() == 0) ? "0" : stripped.toPlainString();
 	}
 
 	private static void field(MessageDigest digest, String value) {

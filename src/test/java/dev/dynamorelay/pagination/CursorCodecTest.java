@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidCursorException;
-import dev.dynamorelay.pagination.ConnectionQuery.MinimumFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,19 +20,23 @@ class CursorCodecTest {
 
 	private static final ConnectionDefinition<Object> BY_CATEGORY = ConnectionDefinition.query("Query.byCategory",
 			"UserPurchases", Optional.of("ByCategory"), KeyAttribute.string("category"),
-			KeyAttribute.number("purchasedAt"),
+			Optional.of(KeyAttribute.number("purchasedAt")),
 			List.of(KeyAttribute.string("category"), KeyAttribute.number("purchasedAt"), KeyAttribute.string("userId")),
-			(item) -> item);
+			false, (item) -> item);
 
 	private static final ConnectionDefinition<Object> PURCHASES = ConnectionDefinition.query("User.purchases",
-			"UserPurchases", Optional.empty(), KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt"),
-			List.of(KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt")), (item) -> item);
+			"UserPurchases", Optional.empty(), KeyAttribute.string("userId"), Optional.of(KeyAttribute.number("purchasedAt")),
+			List.of(KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt")), false, (item) -> item);
 
 	private static final Map<String, AttributeValue> ITEM = Map.of("category", AttributeValue.fromS("books"),
 			"purchasedAt", AttributeValue.fromN("1735722000000"), "userId", AttributeValue.fromS("user-07"), "amount",
 			AttributeValue.fromN("12.5"));
 
 	private final CursorCodec codec = new CursorCodec("current-secret", List.of());
+
+	private static Filter minimum(String amount) {
+		return new Filter("amount", Filter.Op.GE, List.of(AttributeValue.fromN(amount)));
+	}
 
 	private static CursorBinding books(SortOrder order) {
 		return CursorBinding.of(BY_CATEGORY, ConnectionQuery.partition(AttributeValue.fromS("books"), order));
@@ -59,9 +62,9 @@ class CursorCodecTest {
 		ConnectionQuery books = ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC);
 		List<CursorBinding> foreign = List.of(books(SortOrder.DESC),
 				CursorBinding.of(BY_CATEGORY, ConnectionQuery.partition(AttributeValue.fromS("games"), SortOrder.ASC)),
-				CursorBinding.of(BY_CATEGORY, books.withPrefix("a")),
-				CursorBinding.of(BY_CATEGORY,
-						books.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10"))))),
+				CursorBinding.of(BY_CATEGORY, books.withSortCondition(
+						Optional.of(KeyCondition.of(KeyCondition.Op.BEGINS_WITH, AttributeValue.fromS("a"))))),
+				CursorBinding.of(BY_CATEGORY, books.withFilters(List.of(minimum("10")))),
 				CursorBinding.of(PURCHASES, books));
 		for (CursorBinding binding : foreign) {
 			assertThatThrownBy(() -> this.codec.decode(binding, cursor)).isInstanceOf(InvalidCursorException.class);
@@ -71,10 +74,8 @@ class CursorCodecTest {
 	@Test
 	void equalFilterBoundsInAnotherSpellingBindAlike() {
 		ConnectionQuery query = ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC);
-		CursorBinding ten = CursorBinding.of(BY_CATEGORY,
-				query.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10")))));
-		CursorBinding tenPointZero = CursorBinding.of(BY_CATEGORY,
-				query.withFilter(Optional.of(new MinimumFilter("amount", new java.math.BigDecimal("10.0")))));
+		CursorBinding ten = CursorBinding.of(BY_CATEGORY, query.withFilters(List.of(minimum("10"))));
+		CursorBinding tenPointZero = CursorBinding.of(BY_CATEGORY, query.withFilters(List.of(minimum("10.0"))));
 		assertThat(this.codec.decode(tenPointZero, this.codec.encode(ten, ITEM))).containsKey("userId");
 	}
 
