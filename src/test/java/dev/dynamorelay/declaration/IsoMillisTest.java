@@ -1,4 +1,4 @@
-package dev.dynamorelay.graphql;
+package dev.dynamorelay.declaration;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PurchaseTest {
+class IsoMillisTest {
 
 	private static final DateTimeFormatter ISO_MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
 		.withZone(ZoneOffset.UTC);
@@ -20,18 +20,19 @@ class PurchaseTest {
 				253402300799999L, 253402300800000L, -62167219200000L, -62167219200001L, Long.MAX_VALUE / 1000,
 				Long.MIN_VALUE / 1000 };
 		for (long millis : edges) {
-			assertThat(Purchase.isoMillis(millis)).as("%d", millis).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(millis)));
+			assertThat(IsoMillis.format(millis)).as("%d", millis).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(millis)));
 		}
 		SplittableRandom random = new SplittableRandom(42);
 		for (int i = 0; i < 200_000; i++) {
 			long millis = random.nextLong(-62_167_219_200_000L * 2, 253_402_300_800_000L * 2);
-			assertThat(Purchase.isoMillis(millis)).as("%d", millis).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(millis)));
+			assertThat(IsoMillis.format(millis)).as("%d", millis).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(millis)));
 		}
 	}
 
 	@Test
 	void formatsTheContractsExample() {
-		assertThat(new Purchase("user-01", 1735725600000L, "p", "c", 1.0).purchasedAt())
+		assertThat(new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_MILLIS).read(
+				software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN("1735725600000")))
 			.isEqualTo("2025-01-01T10:00:00.000Z");
 	}
 

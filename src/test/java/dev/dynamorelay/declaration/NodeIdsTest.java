@@ -1,44 +1,86 @@
-package dev.dynamorelay.graphql;
+package dev.dynamorelay.declaration;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.pagination.KeyAttribute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class NodeIdTest {
+class NodeIdsTest {
+
+	private static final Entity USER = entity("User", new KeyAttribute("userId", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S), null);
+
+	private static final Entity PURCHASE = entity("Purchase", KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt"));
+
+	private static final Entity MOVIE = entity("Movie", KeyAttribute.number("year"), KeyAttribute.string("title"));
+
+	private static final Entity BLOB = entity("Blob", new KeyAttribute("hash", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.B), null);
 
 	@Test
 	void roundTripsEveryKindOfId() {
-		List<NodeId> ids = List.of(new NodeId.UserId("user-01"), new NodeId.UserId("ユーザー"),
-				new NodeId.PurchaseId("user-01", 1735722000000L), new NodeId.MovieId(1999, "The Silent River"),
-				new NodeId.MovieId(-5, "x".repeat(300)));
-		for (NodeId id : ids) {
-			String encoded = id.encode();
+		List<NodeIds.Key> keys = List.of(key(USER, "userId", AttributeValue.fromS("user-01")),
+				key(USER, "userId", AttributeValue.fromS("ユーザー")),
+				key(PURCHASE, "userId", AttributeValue.fromS("user-01"), "purchasedAt", AttributeValue.fromN("1735722000000")),
+				key(MOVIE, "year", AttributeValue.fromN("1999"), "title", AttributeValue.fromS("The Silent River")),
+				key(MOVIE, "year", AttributeValue.fromN("-5"), "title", AttributeValue.fromS("x".repeat(300))),
+				key(BLOB, "hash", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] { 0, -1, 7 }))));
+		for (NodeIds.Key key : keys) {
+			String encoded = NodeIds.encode(key.entity(), key.key());
 			assertThat(encoded).matches("[A-Za-z0-9_-]+");
-			assertThat(NodeId.decode(encoded)).isEqualTo(id);
+			NodeIds.Key decoded = NodeIds.decode(encoded, NodeIdsTest::type);
+			assertThat(decoded.entity()).isSameAs(key.entity());
+			assertThat(decoded.key()).isEqualTo(key.key());
 		}
 	}
 
 	@Test
 	void refusesMalformedIds() {
-		String valid = new NodeId.PurchaseId("user-01", 1735722000000L).encode();
+		String valid = NodeIds.encode(PURCHASE,
+				Map.of("userId", AttributeValue.fromS("user-01"), "purchasedAt", AttributeValue.fromN("1735722000000")));
 		List<String> malformed = List.of("", "!", "a b", valid + "=", valid.substring(0, valid.length() - 2),
-				valid + "AA", encode("X\u0001a"), encode("U"), encode("P\u0001a"), encode("P\u0001a\u0003abc"),
-				encode("M\u0002xx\u0001t"), encode("P\u0001a\u0002+5"), encode("P\u0001a\u000205"), "x".repeat(5000));
+				valid + "AA", encode("\u0001X\u0001a"), encode("\u0004User"), encode("\u0008Purchase\u0001a"),
+				encode("\u0008Purchase\u0001a\u0003abc"), encode("\u0005Movie\u0002xx\u0001t"),
+				encode("\u0008Purchase\u0001a\u0002+5"), encode("\u0008Purchase\u0001a\u000205"),
+				encode("\u0004User\u0000"), "x".repeat(5000));
 		for (String id : malformed) {
-			assertThatThrownBy(() -> NodeId.decode(id)).as(id)
+			assertThatThrownBy(() -> NodeIds.decode(id, NodeIdsTest::type)).as(id)
 				.isInstanceOf(InvalidArgumentException.class)
 				.hasMessageContaining("not a node id");
 		}
 	}
 
+	private static Optional<Entity> type(String name) {
+		return List.of(USER, PURCHASE, MOVIE, BLOB).stream().filter((entity) -> entity.name().equals(name)).findFirst();
+	}
+
+	private static NodeIds.Key key(Entity entity, Object... pairs) {
+		Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
+		for (int i = 0; i < pairs.length; i += 2) {
+			key.put((String) pairs[i], (AttributeValue) pairs[i + 1]);
+		}
+		return new NodeIds.Key(entity, key);
+	}
+
+	private static Entity entity(String name, KeyAttribute partition, KeyAttribute sort) {
+		Table table = new Table(name + "s", name + "s", partition, Optional.ofNullable(sort), Map.of(), Optional.empty(),
+				new Location("test", 1));
+		return new Entity(name, table, KeyTemplate.of(partition.name()),
+				Optional.ofNullable(sort).map((key) -> KeyTemplate.of(key.name())), Optional.empty(), Map.of(), true,
+				new Location("test", 1));
+	}
+
 	private static String encode(String raw) {
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
 	}
 
 }

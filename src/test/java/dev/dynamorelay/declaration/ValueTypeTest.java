@@ -1,50 +1,79 @@
-package dev.dynamorelay.graphql;
+package dev.dynamorelay.declaration;
+
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class KeyArgumentsTest {
+class ValueTypeTest {
+
+	private static final ValueType FLOAT = new ValueType.Number(ValueType.Number.Kind.FLOAT);
 
 	@Test
 	void floatBoundsBecomeTheirShortestDecimal() {
-		assertThat(KeyArguments.minimum("minAmount", "amount", 0.1).orElseThrow().number()).isEqualTo("0.1");
-		assertThat(KeyArguments.minimum("minAmount", "amount", 100.0).orElseThrow().number()).isEqualTo("100");
-		assertThat(KeyArguments.minimum("minAmount", "amount", 1e-7).orElseThrow().number()).isEqualTo("0.0000001");
-		assertThat(KeyArguments.minimum("minAmount", "amount", -0.0).orElseThrow().number()).isEqualTo("0");
-		assertThat(KeyArguments.minimum("minAmount", "amount", null)).isEmpty();
+		assertThat(FLOAT.write("minAmount", 0.1).n()).isEqualTo("0.1");
+		assertThat(FLOAT.write("minAmount", 100.0).n()).isEqualTo("100");
+		assertThat(FLOAT.write("minAmount", 1e-7).n()).isEqualTo("0.0000001");
+		assertThat(FLOAT.write("minAmount", -0.0).n()).isEqualTo("0");
 	}
 
 	@Test
 	void refusesNumbersDynamoDbCannotStore() {
-		assertThatThrownBy(() -> KeyArguments.number("minAmount", 1e300)).isInstanceOf(InvalidArgumentException.class)
+		assertThatThrownBy(() -> FLOAT.write("minAmount", 1e300)).isInstanceOf(InvalidArgumentException.class)
 			.hasMessageContaining("minAmount");
-		assertThatThrownBy(() -> KeyArguments.number("minAmount", 1e-200)).isInstanceOf(InvalidArgumentException.class);
+		assertThatThrownBy(() -> FLOAT.write("minAmount", 1e-200)).isInstanceOf(InvalidArgumentException.class);
+		assertThatThrownBy(() -> FLOAT.write("minAmount", Double.NaN)).isInstanceOf(InvalidArgumentException.class);
 	}
 
 	@Test
 	void refusesEmptyAndOversizedKeys() {
-		assertThatThrownBy(() -> KeyArguments.partitionKey("category", "")).isInstanceOf(InvalidArgumentException.class)
+		assertThatThrownBy(() -> ValueType.checkKey("category", AttributeValue.fromS(""), KeyValue.MAX_PARTITION_KEY_BYTES))
+			.isInstanceOf(InvalidArgumentException.class)
 			.hasMessageContaining("`category` must not be empty");
-		assertThatThrownBy(() -> KeyArguments.partitionKey("category", "x".repeat(2049)))
+		assertThatThrownBy(() -> ValueType.checkKey("category", AttributeValue.fromS("x".repeat(2049)),
+				KeyValue.MAX_PARTITION_KEY_BYTES))
 			.isInstanceOf(InvalidArgumentException.class);
-		assertThatThrownBy(() -> KeyArguments.prefix("titlePrefix", "é".repeat(513)))
+		assertThatThrownBy(() -> ValueType.checkKey("titlePrefix", AttributeValue.fromS("é".repeat(513)),
+				KeyValue.MAX_SORT_KEY_BYTES))
 			.isInstanceOf(InvalidArgumentException.class);
-		assertThat(KeyArguments.prefix("titlePrefix", "")).isEmpty();
 	}
 
 	@Test
-	void parsesInstantsWithZoneOrOffsetUpToMilliseconds() {
-		assertThat(PurchaseController.parseInstant("2025-01-01T09:00:00Z")).isEqualTo(1735722000000L);
-		assertThat(PurchaseController.parseInstant("2025-01-01T10:00:00.123+01:00")).isEqualTo(1735722000123L);
-		for (String bad : new String[] { "2025-01-01", "2025-01-01T09:00:00", "2025-01-01T09:00:00.0001Z",
-				"yesterday", "1735722000000", "" }) {
-			assertThatThrownBy(() -> PurchaseController.parseInstant(bad)).as(bad)
-				.isInstanceOf(InvalidArgumentException.class);
-		}
+	void readsWhatAnyWriterStored() {
+		assertThat(new ValueType.Number(ValueType.Number.Kind.INT).read(AttributeValue.fromN("1.5"))).isNull();
+		assertThat(new ValueType.Number(ValueType.Number.Kind.LONG).read(AttributeValue.fromN("9007199254740993")))
+			.isEqualTo(9007199254740993L);
+		assertThat(new ValueType.Number(ValueType.Number.Kind.DECIMAL).read(AttributeValue.fromN("12.50")))
+			.isEqualTo("12.50");
+		assertThat(FLOAT.read(AttributeValue.fromS("not a number"))).isNull();
+		assertThat(FLOAT.read(null)).isNull();
+		assertThat(new ValueType.ListOf(new ValueType.Text()).read(AttributeValue.fromSs(List.of("b", "a"))))
+			.isEqualTo(List.of("a", "b"));
+		assertThat(new ValueType.ListOf(new ValueType.Number(ValueType.Number.Kind.INT))
+			.read(AttributeValue.fromNs(List.of("10", "9")))).isEqualTo(List.of(9, 10));
+		assertThat(new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_SECONDS).read(AttributeValue.fromN("1735722000")))
+			.isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(new ValueType.Timestamp(ValueType.Timestamp.Format.ISO).read(AttributeValue.fromS("2025-01-01T10:00:00+01:00")))
+			.isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(new ValueType.Json().read(AttributeValue.fromM(java.util.Map.of("n", AttributeValue.fromN("1.10"),
+				"l", AttributeValue.fromL(List.of(AttributeValue.fromBool(true)))))))
+			.isEqualTo(java.util.Map.of("l", List.of(true), "n", new java.math.BigDecimal("1.10")));
+	}
+
+	@Test
+	void timestampsArgumentsBecomeTheirStoredForm() {
+		assertThat(new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_MILLIS).write("since", "2025-01-01T10:00:00.123+01:00").n())
+			.isEqualTo("1735722000123");
+		assertThat(new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_SECONDS).write("since", "2025-01-01T09:00:00Z").n())
+			.isEqualTo("1735722000");
+		assertThatThrownBy(() -> new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_MILLIS).write("since", "yesterday"))
+			.isInstanceOf(InvalidArgumentException.class)
+			.hasMessageContaining("since");
 	}
 
 }

@@ -1,0 +1,94 @@
+package dev.dynamorelay.declaration;
+
+import java.util.Map;
+import java.util.Optional;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A declared object type whose items live in a table: how its key is composed, how its items are told
+ * apart from other types' in the same table, and how each field reads its attribute.
+ *
+ * @param name the GraphQL type name
+ * @param table the table its items live in
+ * @param partition the partition key's template over this type's fields
+ * @param sort the sort key's template, when the table has a sort key
+ * @param typeValue this type's value of the table's type attribute, when the table has one
+ * @param fields the fields that read attributes, by field name
+ * @param node whether the type implements {@code Node} (its {@code id} is the global id)
+ * @param location where the type is declared
+ */
+public record Entity(String name, Table table, KeyTemplate partition, Optional<KeyTemplate> sort,
+		Optional<String> typeValue, Map<String, AttributeField> fields, boolean node, Location location) {
+
+	public Entity {
+		fields = Map.copyOf(fields);
+	}
+
+	/** Whether {@code item} is of this type: its type attribute, else the constant text of its key templates. */
+	public boolean matches(Map<String, AttributeValue> item) {
+		if (this.table.typeAttribute().isPresent()) {
+			AttributeValue type = item.get(this.table.typeAttribute().get());
+			return type != null && this.typeValue.orElse(this.name).equals(type.s());
+		}
+		return matches(this.partition, item.get(this.table.partitionKey().name()))
+				&& (this.sort.isEmpty() || matches(this.sort.get(), item.get(this.table.sortKey().orElseThrow().name())));
+	}
+
+	/** How specific the key templates are: the longer their constant text, the better a match. */
+	int specificity() {
+		return this.partition.constantLength() + this.sort.map(KeyTemplate::constantLength).orElse(0);
+	}
+
+	/**
+	 * The stored value of a field: its attribute, or, for a field that is a placeholder of this type's
+	 * key templates and is not stored on its own, the text the key holds for it.
+	 */
+	public AttributeValue raw(Map<String, AttributeValue> item, AttributeField field) {
+		AttributeValue value = item.get(field.attribute());
+		if (value != null) {
+			return value;
+		}
+		String fromKey = fromKey(this.partition, item.get(this.table.partitionKey().name()), field.name());
+		if (fromKey == null && this.sort.isPresent()) {
+			fromKey = fromKey(this.sort.get(), item.get(this.table.sortKey().orElseThrow().name()), field.name());
+		}
+		if (fromKey == null) {
+			return null;
+		}
+		return switch (field.type().keyType().orElse(software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S)) {
+			case N -> AttributeValue.fromN(fromKey);
+			default -> AttributeValue.fromS(fromKey);
+		};
+	}
+
+	/** The value a field serves for {@code item}. */
+	public Object read(Map<String, AttributeValue> item, AttributeField field) {
+		return field.type().read(raw(item, field));
+	}
+
+	private static boolean matches(KeyTemplate template, AttributeValue key) {
+		if (template.isPlaceholder()) {
+			return key != null;
+		}
+		return key != null && key.s() != null && template.match(key.s()).isPresent();
+	}
+
+	private static String fromKey(KeyTemplate template, AttributeValue key, String field) {
+		if (template.isPlaceholder() || key == null || key.s() == null || !template.placeholders().contains(field)) {
+			return null;
+		}
+		return template.match(key.s()).map((values) -> values.get(field)).orElse(null);
+	}
+
+	/**
+	 * A field that reads one attribute.
+	 *
+	 * @param name the GraphQL field name
+	 * @param attribute the attribute it reads
+	 * @param type how the attribute is stored and served
+	 */
+	public record AttributeField(String name, String attribute, ValueType type) {
+	}
+
+}

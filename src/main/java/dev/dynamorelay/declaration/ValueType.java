@@ -1,0 +1,453 @@
+package dev.dynamorelay.declaration;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+import dev.dynamorelay.error.InvalidArgumentException;
+
+/**
+ * How a declared field's value is stored in DynamoDB and served in GraphQL, both ways.
+ *
+ * <p>{@link #read} turns a stored attribute into the field's value; a missing attribute, or one stored
+ * with another type by some other writer, reads as {@code null} rather than failing the page.
+ * {@link #write} turns an argument into the attribute value DynamoDB compares, refusing what DynamoDB
+ * would refuse as {@code INVALID_ARGUMENT}.
+ */
+public sealed interface ValueType {
+
+	/** DynamoDB numbers: magnitudes from 1E-130 up to below 1E126. */
+	BigDecimal LARGEST = new BigDecimal("1E126");
+
+	BigDecimal SMALLEST = new BigDecimal("1E-130");
+
+	/** The field's value of a stored attribute; {@code null} when absent or of another type. */
+	Object read(AttributeValue value);
+
+	/**
+	 * The attribute value of an argument's (already coerced) value.
+	 * @throws InvalidArgumentException when DynamoDB could not store or compare it
+	 */
+	AttributeValue write(String argument, Object value);
+
+	/** The DynamoDB type of the stored value when it can be a key: S, N or B. */
+	Optional<ScalarAttributeType> keyType();
+
+	/** The value as it appears inside a composed (string) key. */
+	default String keyText(AttributeValue value) {
+		if (value.s() != null) {
+			return value.s();
+		}
+		if (value.n() != null) {
+			return value.n();
+		}
+		if (value.b() != null) {
+			return Base64.getEncoder().encodeToString(value.b().asByteArray());
+		}
+		return null;
+	}
+
+	/** {@code String} and {@code ID}, and custom scalars and enums stored as strings. */
+	record Text() implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			if (value == null) {
+				return null;
+			}
+			return (value.s() != null) ? value.s() : value.n();
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			return AttributeValue.fromS(String.valueOf(value));
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.of(ScalarAttributeType.S);
+		}
+
+	}
+
+	/** A GraphQL enum stored as its value's name; a stored string that is no value reads as null. */
+	record Enumeration(Set<String> values) implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			return (value != null && value.s() != null && this.values.contains(value.s())) ? value.s() : null;
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			return AttributeValue.fromS((value instanceof Enum<?> constant) ? constant.name() : String.valueOf(value));
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.of(ScalarAttributeType.S);
+		}
+
+	}
+
+	/** Numbers: {@code Int} (32 bits), {@code Long} (64 bits), {@code Float} and the exact {@code Decimal}. */
+	record Number(Kind kind) implements ValueType {
+
+		/** Which GraphQL number a stored N is served as. */
+		public enum Kind {
+
+			INT, LONG, FLOAT, DECIMAL
+
+		}
+
+		@Override
+		public Object read(AttributeValue value) {
+			if (value == null || value.n() == null) {
+				return null;
+			}
+			BigDecimal number;
+			try {
+				number = new BigDecimal(value.n());
+			}
+			catch (NumberFormatException ex) {
+				return null;
+			}
+			try {
+				return switch (this.kind) {
+					case INT -> number.intValueExact();
+					case LONG -> number.longValueExact();
+					case FLOAT -> number.doubleValue();
+					case DECIMAL -> value.n();
+				};
+			}
+			catch (ArithmeticException ex) {
+				// Not whole, or too large for the declared type: another writer's value.
+				return null;
+			}
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			return AttributeValue.fromN(plain(argument, decimal(argument, value)));
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.of(ScalarAttributeType.N);
+		}
+
+		/**
+		 * The decimal of an argument value; a GraphQL Float by its shortest decimal form ({@code 0.1},
+		 * never its binary expansion).
+		 */
+		static BigDecimal decimal(String argument, Object value) {
+			if (value instanceof Double || value instanceof Float) {
+				double number = ((java.lang.Number) value).doubleValue();
+				if (!Double.isFinite(number)) {
+					throw new InvalidArgumentException("`%s` must be a finite number.".formatted(argument));
+				}
+				return new BigDecimal(Double.toString(number));
+			}
+			if (value instanceof BigDecimal decimal) {
+				return decimal;
+			}
+			if (value instanceof BigInteger integer) {
+				return new BigDecimal(integer);
+			}
+			if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+				return BigDecimal.valueOf(((java.lang.Number) value).longValue());
+			}
+			try {
+				return new BigDecimal(String.valueOf(value).trim());
+			}
+			catch (NumberFormatException ex) {
+				throw new InvalidArgumentException("`%s` must be a number, got `%s`.".formatted(argument, value));
+			}
+		}
+
+		/** The plain shortest form DynamoDB stores ({@code 0.1}, {@code 100}), checked against its range. */
+		static String plain(String argument, BigDecimal number) {
+			BigDecimal magnitude = number.abs();
+			if (magnitude.signum() != 0 && (magnitude.compareTo(LARGEST) >= 0 || magnitude.compareTo(SMALLEST) < 0)) {
+				throw new InvalidArgumentException(
+						"`%s` is outside DynamoDB's number range (1E-130 to 9.9E125).".formatted(argument));
+			}
+			if (number.precision() > 38) {
+				throw new InvalidArgumentException(
+						"`%s` has more than the 38 significant digits DynamoDB stores.".formatted(argument));
+			}
+			BigDecimal stripped = number.stripTrailingZeros();
+			return (stripped.signum() == 0) ? "0" : stripped.toPlainString();
+		}
+
+	}
+
+	/** {@code Boolean}: BOOL. */
+	record Bool() implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			return (value != null) ? value.bool() : null;
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			if (value instanceof Boolean bool) {
+				return AttributeValue.fromBool(bool);
+			}
+			throw new InvalidArgumentException("`%s` must be true or false.".formatted(argument));
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.empty();
+		}
+
+	}
+
+	/** {@code Bytes}: B, served as base64. */
+	record Binary() implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			return (value != null && value.b() != null) ? Base64.getEncoder().encodeToString(value.b().asByteArray())
+					: null;
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			try {
+				return AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(String.valueOf(value))));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidArgumentException("`%s` must be base64.".formatted(argument));
+			}
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.of(ScalarAttributeType.B);
+		}
+
+	}
+
+	/**
+	 * A timestamp stored as epoch milliseconds, epoch seconds (N) or an ISO-8601 string (S), served as
+	 * ISO-8601 UTC with three fraction digits.
+	 */
+	record Timestamp(Format format) implements ValueType {
+
+		private static final DateTimeFormatter ISO_MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+			.withZone(ZoneOffset.UTC);
+
+		/** The storage of a timestamp, as {@code DynamoTimestamp} names it. */
+		public enum Format {
+
+			EPOCH_MILLIS, EPOCH_SECONDS, ISO
+
+		}
+
+		@Override
+		public Object read(AttributeValue value) {
+			if (value == null) {
+				return null;
+			}
+			try {
+				return switch (this.format) {
+					case EPOCH_MILLIS -> (value.n() != null) ? IsoMillis.format(new BigDecimal(value.n()).longValueExact())
+							: null;
+					case EPOCH_SECONDS -> (value.n() != null)
+							? IsoMillis.format(new BigDecimal(value.n()).movePointRight(3).longValue()) : null;
+					case ISO -> (value.s() != null) ? iso(value.s()) : null;
+				};
+			}
+			catch (ArithmeticException | NumberFormatException ex) {
+				return null;
+			}
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			String text = String.valueOf(value);
+			Instant instant = parse(argument, text);
+			return switch (this.format) {
+				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
+				case EPOCH_SECONDS -> AttributeValue.fromN(
+						BigDecimal.valueOf(instant.toEpochMilli()).movePointLeft(3).stripTrailingZeros().toPlainString());
+				// Compared as stored: the client's own spelling, once it is known to be an instant.
+				case ISO -> AttributeValue.fromS(text);
+			};
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.of((this.format == Format.ISO) ? ScalarAttributeType.S : ScalarAttributeType.N);
+		}
+
+		private static String iso(String stored) {
+			try {
+				return ISO_MILLIS.format(OffsetDateTime.parse(stored, DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+			}
+			catch (DateTimeParseException ex) {
+				return stored;
+			}
+		}
+
+		/** An ISO-8601 instant with {@code Z} or an offset. */
+		public static Instant parse(String argument, String value) {
+			try {
+				return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+			}
+			catch (DateTimeParseException ex) {
+				throw new InvalidArgumentException(("`%s` must be an ISO-8601 instant with `Z` or an offset, "
+						+ "such as 2025-01-01T09:00:00.000Z; got `%s`.").formatted(argument, value));
+			}
+		}
+
+	}
+
+	/**
+	 * A list: an L of elements, or a set (SS, NS, BS). Sets have no order in DynamoDB, so they are served
+	 * sorted.
+	 */
+	record ListOf(ValueType element) implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			if (value == null) {
+				return null;
+			}
+			List<Object> list = new ArrayList<>();
+			if (value.hasL()) {
+				for (AttributeValue item : value.l()) {
+					list.add(this.element.read(item));
+				}
+				return list;
+			}
+			if (value.hasSs()) {
+				value.ss().stream().sorted().map(AttributeValue::fromS).map(this.element::read).forEach(list::add);
+				return list;
+			}
+			if (value.hasNs()) {
+				value.ns()
+					.stream()
+					.sorted(Comparator.comparing(BigDecimal::new))
+					.map(AttributeValue::fromN)
+					.map(this.element::read)
+					.forEach(list::add);
+				return list;
+			}
+			if (value.hasBs()) {
+				value.bs().stream().map(AttributeValue::fromB).map(this.element::read).forEach(list::add);
+				list.sort(Comparator.comparing(String::valueOf));
+				return list;
+			}
+			return null;
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			return this.element.write(argument, value);
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.empty();
+		}
+
+	}
+
+	/** {@code JSON}: any attribute, maps as objects, lists and sets as arrays, numbers exact. */
+	record Json() implements ValueType {
+
+		@Override
+		public Object read(AttributeValue value) {
+			if (value == null) {
+				return null;
+			}
+			return switch (value.type()) {
+				case S -> value.s();
+				case N -> new BigDecimal(value.n());
+				case BOOL -> value.bool();
+				case NUL -> null;
+				case B -> Base64.getEncoder().encodeToString(value.b().asByteArray());
+				case SS -> value.ss().stream().sorted().toList();
+				case NS -> value.ns().stream().map(BigDecimal::new).sorted().toList();
+				case BS -> value.bs()
+					.stream()
+					.map((bytes) -> Base64.getEncoder().encodeToString(bytes.asByteArray()))
+					.sorted()
+					.toList();
+				case L -> value.l().stream().map(this::read).toList();
+				case M -> {
+					Map<String, Object> map = new LinkedHashMap<>();
+					value.m().entrySet().stream().sorted(Map.Entry.comparingByKey())
+						.forEach((entry) -> map.put(entry.getKey(), read(entry.getValue())));
+					yield map;
+				}
+				default -> null;
+			};
+		}
+
+		@Override
+		public AttributeValue write(String argument, Object value) {
+			if (value instanceof String text) {
+				return AttributeValue.fromS(text);
+			}
+			if (value instanceof Boolean bool) {
+				return AttributeValue.fromBool(bool);
+			}
+			if (value instanceof java.lang.Number) {
+				return AttributeValue.fromN(Number.plain(argument, Number.decimal(argument, value)));
+			}
+			throw new InvalidArgumentException("`%s` compares only a string, number or boolean.".formatted(argument));
+		}
+
+		@Override
+		public Optional<ScalarAttributeType> keyType() {
+			return Optional.empty();
+		}
+
+	}
+
+	/** Checks a key value the way DynamoDB would, so that a refused key is the client's error. */
+	static AttributeValue checkKey(String argument, AttributeValue value, int maxBytes) {
+		if (value.s() != null) {
+			if (value.s().isEmpty()) {
+				throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));
+			}
+			if (value.s().getBytes(StandardCharsets.UTF_8).length > maxBytes) {
+				throw new InvalidArgumentException("`%s` is longer than DynamoDB allows for a key (%d UTF-8 bytes)."
+					.formatted(argument, maxBytes));
+			}
+		}
+		else if (value.b() != null) {
+			if (value.b().asByteArray().length == 0) {
+				throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));
+			}
+			if (value.b().asByteArray().length > maxBytes) {
+				throw new InvalidArgumentException(
+						"`%s` is longer than DynamoDB allows for a key (%d bytes).".formatted(argument, maxBytes));
+			}
+		}
+		return value;
+	}
+
+}
