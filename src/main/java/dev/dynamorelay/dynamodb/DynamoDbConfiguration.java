@@ -3,7 +3,6 @@ package dev.dynamorelay.dynamodb;
 import java.net.URI;
 import java.time.Duration;
 
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -28,10 +27,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 
 /**
- * The DynamoDB client, the embedded DynamoDB Local when no endpoint is configured, and the tables.
+ * The DynamoDB client and the embedded DynamoDB Local when no endpoint is configured: nothing that
+ * depends on the declared schema, so that commands such as {@code generate-schema} can use it alone.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ DynamoDbProperties.class, TablesProperties.class, SampleDataProperties.class })
+@EnableConfigurationProperties({ DynamoDbProperties.class, TablesProperties.class })
 public class DynamoDbConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -77,32 +77,8 @@ public class DynamoDbConfiguration {
 	}
 
 	@Bean
-	Tables tables(TablesProperties properties) {
-		return Tables.withPrefix(properties.prefix());
-	}
-
-	@Bean
 	ItemLoader itemLoader(DynamoDbAsyncClient dynamoDb, DynamoDbProperties properties) {
 		return new ItemLoader(dynamoDb, properties.timeout());
-	}
-
-	/** Creates missing tables and loads sample data before the server accepts requests. */
-	@Bean
-	InitializingBean dynamoDbBootstrap(DynamoDbAsyncClient dynamoDb, Tables tables, DynamoDbProperties dynamo,
-			TablesProperties tablesProperties, SampleDataProperties sampleData) {
-		return () -> {
-			if (tablesProperties.create()) {
-				new TableSetup(dynamoDb, tables).createMissing();
-			}
-			if (sampleData.enabled(dynamo.embedded())) {
-				SampleData.loadIntoEmptyTables(dynamoDb, tables);
-			}
-		};
-	}
-
-	@Bean
-	DynamoDbHealthIndicator dynamoDbHealthIndicator(DynamoDbAsyncClient dynamoDb, Tables tables) {
-		return new DynamoDbHealthIndicator(dynamoDb, tables);
 	}
 
 	/**

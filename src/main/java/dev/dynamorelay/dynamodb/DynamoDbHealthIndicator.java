@@ -8,7 +8,7 @@ import org.springframework.boot.health.contributor.Health;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
- * Reports DynamoDB as UP when it describes the {@code Users} table within two seconds.
+ * Reports DynamoDB as UP when it describes a declared table within two seconds.
  */
 public class DynamoDbHealthIndicator extends AbstractHealthIndicator {
 
@@ -16,18 +16,18 @@ public class DynamoDbHealthIndicator extends AbstractHealthIndicator {
 
 	private final DynamoDbAsyncClient dynamoDb;
 
-	private final Tables tables;
+	private final String table;
 
-	public DynamoDbHealthIndicator(DynamoDbAsyncClient dynamoDb, Tables tables) {
+	public DynamoDbHealthIndicator(DynamoDbAsyncClient dynamoDb, String table) {
 		super("DynamoDB health check failed");
 		this.dynamoDb = dynamoDb;
-		this.tables = tables;
+		this.table = table;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) throws Exception {
 		var table = this.dynamoDb
-			.describeTable((describe) -> describe.tableName(this.tables.users())
+			.describeTable((describe) -> describe.tableName(this.table)
 				.overrideConfiguration((override) -> override.apiCallTimeout(TIMEOUT)))
 			.get(TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS)
 			.table();

@@ -1,11 +1,16 @@
 package dev.dynamorelay.dynamodb;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,23 +19,33 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ListTablesRequest;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
+import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.declaration.DeclarationException.Problem;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Table;
+import dev.dynamorelay.declaration.Table.Index;
+import dev.dynamorelay.pagination.KeyAttribute;
+
 /**
- * Creates the contract's three tables and the {@code ByCategory} index where they are missing.
+ * Makes the declared tables real and checks them: creates missing tables and global indexes (when
+ * allowed), then compares every declared table, key and index with what DescribeTable says.
  *
- * <p>Tables are created on demand (PAY_PER_REQUEST). An existing {@code UserPurchases} without the
- * index gets it added. Creation racing with another instance is fine: whoever loses waits for the
- * table to become active.
+ * <p>Tables are created on demand (PAY_PER_REQUEST) with indexes that project all attributes.
+ * Creation racing with another instance is fine: whoever loses waits for the table to become active.
+ * Every mismatch is reported at once, each at its declaration, and the server does not start.
  */
 public final class TableSetup {
 
@@ -40,29 +55,115 @@ public final class TableSetup {
 
 	private final DynamoDbAsyncClient dynamoDb;
 
-	private final Tables tables;
+	private final Declarations declarations;
 
-	public TableSetup(DynamoDbAsyncClient dynamoDb, Tables tables) {
+	public TableSetup(DynamoDbAsyncClient dynamoDb, Declarations declarations) {
 		this.dynamoDb = dynamoDb;
-		this.tables = tables;
+		this.declarations = declarations;
 	}
 
-	/** Creates what is missing and waits until every table and the index are active. */
+	/** Creates what is missing and waits until every declared table and index is active. */
 	public void createMissing() throws Exception {
 		Set<String> existing = listTables();
-		CompletableFuture.allOf(
-				ensure(existing, this.tables.users(), List.of(attribute("userId", ScalarAttributeType.S)),
-						List.of(key("userId", KeyType.HASH)), null),
-				ensure(existing, this.tables.purchases(),
-						List.of(attribute("userId", ScalarAttributeType.S),
-								attribute("purchasedAt", ScalarAttributeType.N),
-								attribute("category", ScalarAttributeType.S)),
-						List.of(key("userId", KeyType.HASH), key("purchasedAt", KeyType.RANGE)), byCategory()),
-				ensure(existing, this.tables.movies(),
-						List.of(attribute("year", ScalarAttributeType.N), attribute("title", ScalarAttributeType.S)),
-						List.of(key("year", KeyType.HASH), key("title", KeyType.RANGE)), null))
-			.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-		ensureIndex().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		List<CompletableFuture<Void>> tables = new ArrayList<>();
+		for (Table table : this.declarations.tables().values()) {
+			tables.add(existing.contains(table.physicalName()) ? addMissingIndexes(table) : create(table));
+		}
+		CompletableFuture.allOf(tables.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Compares each declared table with DynamoDB's.
+	 * @throws DeclarationException listing every mismatch
+	 */
+	public void check(String endpoint) throws Exception {
+		Set<String> existing = listTables();
+		List<Problem> problems = new ArrayList<>();
+		for (Table table : this.declarations.tables().values()) {
+			if (!existing.contains(table.physicalName())) {
+				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it, or start with "
+						+ "dynamo-relay.tables.create=true to have it created from the declarations.")
+					.formatted(table.physicalName(), endpoint)));
+				continue;
+			}
+			compare(table, describe(table.physicalName()).get(WAIT.toSeconds(), TimeUnit.SECONDS), problems);
+		}
+		if (!problems.isEmpty()) {
+			throw new DeclarationException("The declarations do not match the tables at " + endpoint, problems);
+		}
+	}
+
+	private static void compare(Table table, TableDescription described, List<Problem> problems) {
+		Map<String, String> types = new LinkedHashMap<>();
+		described.attributeDefinitions().forEach((definition) -> types.put(definition.attributeName(),
+				definition.attributeTypeAsString()));
+		String name = table.physicalName();
+		keys(table.partitionKey(), table.sortKey(), described.keySchema(), types, "table `" + name + "`",
+				table.location(), problems);
+		for (Index index : table.indexes().values()) {
+			Optional<List<KeySchemaElement>> keys;
+			if (index.global()) {
+				keys = described.globalSecondaryIndexes().stream()
+					.filter((gsi) -> gsi.indexName().equals(index.name()))
+					.findFirst()
+					.map(GlobalSecondaryIndexDescription::keySchema);
+				if (keys.isEmpty() && described.localSecondaryIndexes().stream().anyMatch((lsi) -> lsi.indexName().equals(index.name()))) {
+					problems.add(new Problem(index.location(), "`%s` of table `%s` is a local index: declare it with `@localIndex`."
+						.formatted(index.name(), name)));
+					continue;
+				}
+			}
+			else {
+				keys = described.localSecondaryIndexes().stream()
+					.filter((lsi) -> lsi.indexName().equals(index.name()))
+					.findFirst()
+					.map(LocalSecondaryIndexDescription::keySchema);
+				if (keys.isEmpty() && described.globalSecondaryIndexes().stream().anyMatch((gsi) -> gsi.indexName().equals(index.name()))) {
+					problems.add(new Problem(index.location(), "`%s` of table `%s` is a global index: declare it with `@globalIndex`."
+						.formatted(index.name(), name)));
+					continue;
+				}
+			}
+			if (keys.isEmpty()) {
+				problems.add(new Problem(index.location(), ("table `%s` has no %s index `%s`%s.").formatted(name,
+						index.global() ? "global" : "local", index.name(), index.global()
+								? ": create it, or start with dynamo-relay.tables.create=true to have it added"
+								: ": local indexes exist only from a table's creation; recreate the table or remove the declaration")));
+				continue;
+			}
+			keys(index.partitionKey(), index.sortKey(), keys.get(), types, "index `" + index.name() + "` of `" + name + "`",
+					index.location(), problems);
+		}
+	}
+
+	private static void keys(KeyAttribute partition, Optional<KeyAttribute> sort, List<KeySchemaElement> schema,
+			Map<String, String> types, String what, dev.dynamorelay.declaration.Location location,
+			List<Problem> problems) {
+		String hash = schema.stream().filter((key) -> key.keyType() == KeyType.HASH).map(KeySchemaElement::attributeName)
+			.findFirst().orElse(null);
+		String range = schema.stream().filter((key) -> key.keyType() == KeyType.RANGE).map(KeySchemaElement::attributeName)
+			.findFirst().orElse(null);
+		if (!partition.name().equals(hash)) {
+			problems.add(new Problem(location, "%s has partition key `%s`, not `%s`: declare `partitionKey: \"%s\"`."
+				.formatted(what, hash, partition.name(), hash)));
+		}
+		else if (!partition.type().toString().equals(types.get(hash))) {
+			problems.add(new Problem(location, ("%s stores partition key `%s` as %s, but the declarations make it %s: "
+					+ "give its field the type of a %s (String/ID: S, Int/Long/Float/Decimal or a timestamp: N, Bytes: B).")
+				.formatted(what, hash, types.get(hash), partition.type(), types.get(hash))));
+		}
+		String declaredRange = sort.map(KeyAttribute::name).orElse(null);
+		if (range == null ? declaredRange != null : !range.equals(declaredRange)) {
+			problems.add(new Problem(location, (range == null) ? "%s has no sort key, but `%s` is declared: remove it."
+				.formatted(what, declaredRange)
+					: "%s has sort key `%s`, not %s: declare `sortKey: \"%s\"`.".formatted(what, range,
+							(declaredRange == null) ? "none" : "`" + declaredRange + "`", range)));
+		}
+		else if (range != null && !sort.get().type().toString().equals(types.get(range))) {
+			problems.add(new Problem(location, ("%s stores sort key `%s` as %s, but the declarations make it %s: "
+					+ "give its field the type of a %s (String/ID: S, Int/Long/Float/Decimal or a timestamp: N, Bytes: B).")
+				.formatted(what, range, types.get(range), sort.get().type(), types.get(range))));
+		}
 	}
 
 	private Set<String> listTables() throws Exception {
@@ -74,68 +175,90 @@ public final class TableSetup {
 		return names;
 	}
 
-	private CompletableFuture<Void> ensure(Set<String> existing, String table, List<AttributeDefinition> attributes,
-			List<KeySchemaElement> keys, GlobalSecondaryIndex index) {
-		if (existing.contains(table)) {
-			return waitUntilActive(table);
+	private CompletableFuture<Void> create(Table table) {
+		logger.info("Creating table {}", table.physicalName());
+		Map<String, AttributeDefinition> attributes = new LinkedHashMap<>();
+		table.primaryKey().forEach((key) -> attributes.put(key.name(), attribute(key)));
+		List<GlobalSecondaryIndex> globals = new ArrayList<>();
+		List<LocalSecondaryIndex> locals = new ArrayList<>();
+		for (Index index : table.indexes().values()) {
+			attributes.putIfAbsent(index.partitionKey().name(), attribute(index.partitionKey()));
+			index.sortKey().ifPresent((sort) -> attributes.putIfAbsent(sort.name(), attribute(sort)));
+			if (index.global()) {
+				globals.add(GlobalSecondaryIndex.builder()
+					.indexName(index.name())
+					.keySchema(keySchema(index.partitionKey(), index.sortKey()))
+					.projection(all())
+					.build());
+			}
+			else {
+				locals.add(LocalSecondaryIndex.builder()
+					.indexName(index.name())
+					.keySchema(keySchema(index.partitionKey(), index.sortKey()))
+					.projection(all())
+					.build());
+			}
 		}
-		logger.info("Creating table {}", table);
 		return this.dynamoDb.createTable((create) -> {
-			create.tableName(table)
-				.attributeDefinitions(attributes)
-				.keySchema(keys)
+			create.tableName(table.physicalName())
+				.attributeDefinitions(attributes.values())
+				.keySchema(keySchema(table.partitionKey(), table.sortKey()))
 				.billingMode(BillingMode.PAY_PER_REQUEST);
-			if (index != null) {
-				create.globalSecondaryIndexes(index);
+			if (!globals.isEmpty()) {
+				create.globalSecondaryIndexes(globals);
+			}
+			if (!locals.isEmpty()) {
+				create.localSecondaryIndexes(locals);
 			}
 		}).handle((created, failure) -> {
-			if (failure != null && !(unwrap(failure) instanceof ResourceInUseException)) {
-				throw new IllegalStateException("Creating table " + table + " failed: " + unwrap(failure).getMessage(),
-						unwrap(failure));
+			if (failure != null && !(DynamoDbFailures.unwrap(failure) instanceof ResourceInUseException)) {
+				Throwable cause = DynamoDbFailures.unwrap(failure);
+				throw new IllegalStateException("Creating table " + table.physicalName() + " failed: " + cause.getMessage(),
+						cause);
 			}
 			return null;
-		}).thenCompose((ignored) -> waitUntilActive(table));
+		}).thenCompose((ignored) -> waitUntilActive(table.physicalName()));
 	}
 
-	private CompletableFuture<Void> ensureIndex() {
-		return describe(this.tables.purchases()).thenCompose((table) -> {
-			boolean present = table.hasGlobalSecondaryIndexes() && table.globalSecondaryIndexes()
-				.stream()
-				.anyMatch((index) -> Tables.BY_CATEGORY.equals(index.indexName()));
-			if (present) {
-				return waitUntilIndexActive();
+	/** Adds the declared global indexes an existing table lacks, one at a time as DynamoDB requires. */
+	private CompletableFuture<Void> addMissingIndexes(Table table) {
+		CompletableFuture<Void> chain = waitUntilActive(table.physicalName());
+		for (Index index : table.indexes().values()) {
+			if (!index.global()) {
+				continue;
 			}
-			logger.info("Adding index {} to table {}", Tables.BY_CATEGORY, this.tables.purchases());
-			GlobalSecondaryIndex index = byCategory();
-			return this.dynamoDb
-				.updateTable((update) -> update.tableName(this.tables.purchases())
-					.attributeDefinitions(attribute("category", ScalarAttributeType.S),
-							attribute("purchasedAt", ScalarAttributeType.N))
-					.globalSecondaryIndexUpdates((gsi) -> gsi.create(CreateGlobalSecondaryIndexAction.builder()
-						.indexName(index.indexName())
-						.keySchema(index.keySchema())
-						.projection(index.projection())
-						.build())))
-				.thenCompose((updated) -> waitUntilIndexActive());
-		});
+			chain = chain.thenCompose((ready) -> describe(table.physicalName())).thenCompose((described) -> {
+				boolean present = described.globalSecondaryIndexes().stream()
+					.anyMatch((gsi) -> gsi.indexName().equals(index.name()));
+				if (present) {
+					return waitUntilActive(table.physicalName());
+				}
+				logger.info("Adding index {} to table {}", index.name(), table.physicalName());
+				List<AttributeDefinition> attributes = new ArrayList<>();
+				attributes.add(attribute(index.partitionKey()));
+				index.sortKey().ifPresent((sort) -> attributes.add(attribute(sort)));
+				return this.dynamoDb
+					.updateTable((update) -> update.tableName(table.physicalName())
+						.attributeDefinitions(attributes)
+						.globalSecondaryIndexUpdates((gsi) -> gsi.create(CreateGlobalSecondaryIndexAction.builder()
+							.indexName(index.name())
+							.keySchema(keySchema(index.partitionKey(), index.sortKey()))
+							.projection(all())
+							.build())))
+					.thenCompose((updated) -> waitUntilActive(table.physicalName()));
+			});
+		}
+		return chain;
 	}
 
+	/** Waits until the table and every one of its global indexes are active. */
 	private CompletableFuture<Void> waitUntilActive(String table) {
-		return poll(() -> describe(table).thenApply((description) -> description.tableStatus() == TableStatus.ACTIVE),
+		return poll(() -> describe(table).thenApply((description) -> description.tableStatus() == TableStatus.ACTIVE
+				&& description.globalSecondaryIndexes().stream().allMatch((gsi) -> gsi.indexStatus() == IndexStatus.ACTIVE)),
 				System.nanoTime() + WAIT.toNanos(), "table " + table);
 	}
 
-	private CompletableFuture<Void> waitUntilIndexActive() {
-		return poll(() -> describe(this.tables.purchases()).thenApply((description) -> description.hasGlobalSecondaryIndexes()
-				&& description.globalSecondaryIndexes()
-					.stream()
-					.anyMatch((index) -> Tables.BY_CATEGORY.equals(index.indexName())
-							&& index.indexStatus() == IndexStatus.ACTIVE)),
-				System.nanoTime() + WAIT.toNanos(), "index " + Tables.BY_CATEGORY);
-	}
-
-	private CompletableFuture<Void> poll(java.util.function.Supplier<CompletableFuture<Boolean>> ready, long deadline,
-			String what) {
+	private CompletableFuture<Void> poll(Supplier<CompletableFuture<Boolean>> ready, long deadline, String what) {
 		return ready.get().thenCompose((done) -> {
 			if (done) {
 				return CompletableFuture.completedFuture(null);
@@ -154,24 +277,19 @@ public final class TableSetup {
 			.thenApply((response) -> response.table());
 	}
 
-	private static GlobalSecondaryIndex byCategory() {
-		return GlobalSecondaryIndex.builder()
-			.indexName(Tables.BY_CATEGORY)
-			.keySchema(key("category", KeyType.HASH), key("purchasedAt", KeyType.RANGE))
-			.projection(Projection.builder().projectionType(ProjectionType.ALL).build())
-			.build();
+	private static List<KeySchemaElement> keySchema(KeyAttribute partition, Optional<KeyAttribute> sort) {
+		List<KeySchemaElement> keys = new ArrayList<>();
+		keys.add(KeySchemaElement.builder().attributeName(partition.name()).keyType(KeyType.HASH).build());
+		sort.ifPresent((key) -> keys.add(KeySchemaElement.builder().attributeName(key.name()).keyType(KeyType.RANGE).build()));
+		return keys;
 	}
 
-	private static AttributeDefinition attribute(String name, ScalarAttributeType type) {
-		return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+	private static Projection all() {
+		return Projection.builder().projectionType(ProjectionType.ALL).build();
 	}
 
-	private static KeySchemaElement key(String name, KeyType type) {
-		return KeySchemaElement.builder().attributeName(name).keyType(type).build();
-	}
-
-	private static Throwable unwrap(Throwable failure) {
-		return DynamoDbFailures.unwrap(failure);
+	private static AttributeDefinition attribute(KeyAttribute key) {
+		return AttributeDefinition.builder().attributeName(key.name()).attributeType(key.type()).build();
 	}
 
 }

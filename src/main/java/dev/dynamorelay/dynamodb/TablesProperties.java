@@ -4,10 +4,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The names of the tables and whether to create them.
+ * The names of the declared tables and whether to create them.
  *
- * @param prefix prepended to {@code Users}, {@code UserPurchases} and {@code Movies}
- * @param create create missing tables and the {@code ByCategory} index at start
+ * @param prefix prepended to every declared table name
+ * @param create create missing declared tables and global indexes at start
  */
 @ConfigurationProperties("dynamo-relay.tables")
 public record TablesProperties(@DefaultValue("") String prefix, @DefaultValue("true") boolean create) {

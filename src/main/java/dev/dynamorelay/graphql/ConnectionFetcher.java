@@ -1,5 +1,6 @@
 package dev.dynamorelay.graphql;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import graphql.schema.DataFetchingEnvironment;
@@ -8,6 +9,8 @@ import org.springframework.stereotype.Component;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.ConnectionRead;
+import dev.dynamorelay.pagination.Direction;
+import dev.dynamorelay.pagination.PageInfo;
 import dev.dynamorelay.pagination.PageRequest;
 import dev.dynamorelay.pagination.Paginator;
 
@@ -34,6 +37,19 @@ public class ConnectionFetcher {
 		CompletableFuture<Integer> count = Selections.selects(environment, "totalCount")
 				? read.count(stats).thenApply((total) -> total.orElse(null)) : CompletableFuture.completedFuture(null);
 		return read.page(stats).thenApply((page) -> ConnectionResult.of(page, count));
+	}
+
+	/**
+	 * The page of a connection that cannot hold anything (its parent has no value for the key): no
+	 * edges, after the Relay arguments are checked as for any page.
+	 */
+	public <T> CompletableFuture<ConnectionResult<T>> empty(RelayArguments arguments) {
+		PageRequest request = this.paginator.request(arguments.first(), arguments.after(), arguments.last(),
+				arguments.before());
+		boolean forward = request.direction() == Direction.FORWARD;
+		PageInfo info = new PageInfo(!forward && request.continues(), forward && request.continues(), null, null);
+		return CompletableFuture.completedFuture(
+				new ConnectionResult<>(List.of(), info, CompletableFuture.completedFuture(0)));
 	}
 
 	/**

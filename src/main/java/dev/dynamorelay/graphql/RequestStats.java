@@ -6,12 +6,12 @@ import graphql.schema.DataFetchingEnvironment;
 import dev.dynamorelay.pagination.ReadStats;
 
 /** Finds the request's {@link ReadStats} in the GraphQL context, where the response interceptor put it. */
-final class RequestStats {
+public final class RequestStats {
 
 	private RequestStats() {
 	}
 
-	static ReadStats of(DataFetchingEnvironment environment) {
+	public static ReadStats of(DataFetchingEnvironment environment) {
 		return of(environment.getGraphQlContext());
 	}
 

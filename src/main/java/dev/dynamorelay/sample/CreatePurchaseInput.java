@@ -1,4 +1,4 @@
-package dev.dynamorelay.graphql;
+package dev.dynamorelay.sample;
 
 /** The schema's {@code CreatePurchaseInput}, as the client sent it. */
 public record CreatePurchaseInput(String userId, String purchasedAt, String product, String category,

@@ -1,6 +1,5 @@
-package dev.dynamorelay.graphql;
+package dev.dynamorelay.sample;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -11,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import graphql.schema.DataFetchingEnvironment;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.graphql.data.method.annotation.Argument;
 import org.springframework.graphql.data.method.annotation.MutationMapping;
-import org.springframework.graphql.data.method.annotation.QueryMapping;
 import org.springframework.stereotype.Controller;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,18 +21,29 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.declaration.KeyValue;
+import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
-import dev.dynamorelay.dynamodb.Tables;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.NotFoundException;
-import dev.dynamorelay.graphql.ConnectionFetcher.RelayArguments;
-import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.graphql.RequestStats;
 import dev.dynamorelay.pagination.ReadStats;
-import dev.dynamorelay.pagination.SortOrder;
 
-/** {@code purchasesByCategory}, {@code createPurchase} and {@code deletePurchase}. */
+/**
+ * The sample's {@code createPurchase} and {@code deletePurchase}: rules the declaration language does
+ * not express (the user must exist, a purchase is never overwritten), written as ordinary Spring
+ * GraphQL code beside the declarations. They return declared {@link Item}s, so the declared fields
+ * serve them like any item read by a connection.
+ */
 @Controller
-class PurchaseController {
+@ConditionalOnProperty(name = "dynamo-relay.schema.locations", havingValue = SchemaProperties.SAMPLE,
+		matchIfMissing = true)
+class PurchaseMutations {
 
 	/** Room left for the other attributes under DynamoDB's 400 KB item limit. */
 	static final int MAX_PRODUCT_BYTES = 350_000;
@@ -41,38 +51,27 @@ class PurchaseController {
 	/** Attempts at a free millisecond when {@code purchasedAt} defaults to now. */
 	private static final int NOW_ATTEMPTS = 5;
 
-	private final ConnectionFetcher connections;
-
-	private final Connections declared;
+	private static final ValueType AMOUNT = new ValueType.Number(ValueType.Number.Kind.FLOAT);
 
 	private final DynamoDbAsyncClient dynamoDb;
 
-	private final Tables tables;
+	private final Declarations declarations;
 
-	PurchaseController(ConnectionFetcher connections, Connections declared, DynamoDbAsyncClient dynamoDb,
-			Tables tables) {
-		this.connections = connections;
-		this.declared = declared;
+	private final Entity users;
+
+	private final Entity purchases;
+
+	PurchaseMutations(DynamoDbAsyncClient dynamoDb, Declarations declarations) {
 		this.dynamoDb = dynamoDb;
-		this.tables = tables;
-	}
-
-	@QueryMapping
-	CompletableFuture<ConnectionResult<Purchase>> purchasesByCategory(@Argument String category,
-			@Argument Integer first, @Argument String after, @Argument Integer last, @Argument String before,
-			@Argument Double minAmount, @Argument SortOrder order, DataFetchingEnvironment environment) {
-		ConnectionQuery query = ConnectionQuery
-			.partition(KeyArguments.partitionKey("category", category), KeyArguments.order(order))
-			.withFilter(KeyArguments.minimum("minAmount", "amount", minAmount));
-		return this.connections.fetch(this.declared.purchasesByCategory, query,
-				new RelayArguments(first, after, last, before), environment);
+		this.declarations = declarations;
+		this.users = declarations.entity("User");
+		this.purchases = declarations.entity("Purchase");
 	}
 
 	@MutationMapping
-	CompletableFuture<Purchase> createPurchase(@Argument CreatePurchaseInput input,
-			DataFetchingEnvironment environment) {
-		String userId = KeyArguments.key("input.userId", input.userId(), KeyArguments.MAX_PARTITION_KEY_BYTES);
-		String category = KeyArguments.key("input.category", input.category(), KeyArguments.MAX_PARTITION_KEY_BYTES);
+	CompletableFuture<Item> createPurchase(@Argument CreatePurchaseInput input, DataFetchingEnvironment environment) {
+		String userId = key("input.userId", input.userId());
+		String category = key("input.category", input.category());
 		String product = input.product();
 		if (product == null || product.isBlank()) {
 			throw new InvalidArgumentException("`input.product` must not be blank.");
@@ -81,16 +80,16 @@ class PurchaseController {
 			throw new InvalidArgumentException(
 					"`input.product` is longer than %d UTF-8 bytes.".formatted(MAX_PRODUCT_BYTES));
 		}
-		BigDecimal amount = KeyArguments.number("input.amount", input.amount());
+		AttributeValue amount = AMOUNT.write("input.amount", input.amount());
 		Long explicit = (input.purchasedAt() != null) ? parseInstant(input.purchasedAt()) : null;
 		ReadStats stats = RequestStats.of(environment);
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("userId", AttributeValue.fromS(userId));
 		item.put("product", AttributeValue.fromS(product));
 		item.put("category", AttributeValue.fromS(category));
-		item.put("amount", AttributeValue.fromN(plain(amount)));
+		item.put("amount", amount);
 		return this.dynamoDb
-			.getItem((get) -> get.tableName(this.tables.users())
+			.getItem((get) -> get.tableName(this.users.table().physicalName())
 				.key(Map.of("userId", AttributeValue.fromS(userId)))
 				.projectionExpression("userId")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
@@ -107,48 +106,55 @@ class PurchaseController {
 
 	@MutationMapping
 	CompletableFuture<String> deletePurchase(@Argument String id, DataFetchingEnvironment environment) {
-		if (!(NodeId.decode(id) instanceof NodeId.PurchaseId purchase)) {
-			throw new InvalidArgumentException("`id` is not the id of a Purchase.");
-		}
+		NodeIds.Key purchase = Declarations.expect(this.declarations.decode(id), this.purchases.name(), "id");
 		ReadStats stats = RequestStats.of(environment);
 		return this.dynamoDb
-			.deleteItem((delete) -> delete.tableName(this.tables.purchases())
-				.key(purchase.key(this.tables).key())
+			.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
+				.key(purchase.key())
 				.returnValues(ReturnValue.ALL_OLD)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
 			.thenApply((deleted) -> {
 				stats.record(0, 0, units(deleted.consumedCapacity()));
-				return (deleted.hasAttributes() && !deleted.attributes().isEmpty()) ? purchase.encode() : null;
+				return (deleted.hasAttributes() && !deleted.attributes().isEmpty())
+						? NodeIds.encode(this.purchases, purchase.key()) : null;
 			});
 	}
 
-	private CompletableFuture<Purchase> put(Map<String, AttributeValue> attributes, long purchasedAt, boolean explicit,
+	private CompletableFuture<Item> put(Map<String, AttributeValue> attributes, long purchasedAt, boolean explicit,
 			ReadStats stats, int attempt) {
 		Map<String, AttributeValue> item = new HashMap<>(attributes);
 		item.put("purchasedAt", AttributeValue.fromN(Long.toString(purchasedAt)));
 		return this.dynamoDb
-			.putItem((put) -> put.tableName(this.tables.purchases())
+			.putItem((put) -> put.tableName(this.purchases.table().physicalName())
 				.item(item)
 				.conditionExpression("attribute_not_exists(userId)")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
 			.handle((written, failure) -> {
 				if (failure == null) {
 					stats.record(0, 0, units(written.consumedCapacity()));
-					return CompletableFuture.completedFuture(Purchase.from(item));
+					return CompletableFuture.completedFuture(new Item(this.purchases, item));
 				}
 				Throwable cause = DynamoDbFailures.unwrap(failure);
 				if (!(cause instanceof ConditionalCheckFailedException)) {
-					return CompletableFuture.<Purchase>failedFuture(cause);
+					return CompletableFuture.<Item>failedFuture(cause);
 				}
 				stats.record(0, 0, null);
 				if (explicit || attempt >= NOW_ATTEMPTS) {
-					return CompletableFuture.<Purchase>failedFuture(new InvalidArgumentException(
+					return CompletableFuture.<Item>failedFuture(new InvalidArgumentException(
 							"User `%s` already has a purchase at %s; nothing was overwritten."
 								.formatted(attributes.get("userId").s(), Instant.ofEpochMilli(purchasedAt))));
 				}
 				return put(attributes, purchasedAt + 1, false, stats, attempt + 1);
 			})
 			.thenCompose((next) -> next);
+	}
+
+	/** A non-empty key string that DynamoDB accepts as a partition key. */
+	private static String key(String argument, String value) {
+		if (value == null) {
+			throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));
+		}
+		return ValueType.checkKey(argument, AttributeValue.fromS(value), KeyValue.MAX_PARTITION_KEY_BYTES).s();
 	}
 
 	/**
@@ -168,11 +174,6 @@ class PurchaseController {
 					"`input.purchasedAt` has more than millisecond precision: `%s`.".formatted(value));
 		}
 		return parsed.toInstant().toEpochMilli();
-	}
-
-	private static String plain(BigDecimal number) {
-		BigDecimal stripped = number.stripTrailingZeros();
-		return (stripped.signum() == 0) ? "0" : stripped.toPlainString();
 	}
 
 	private static Double units(ConsumedCapacity capacity) {

@@ -1,4 +1,4 @@
-package dev.dynamorelay.dynamodb;
+package dev.dynamorelay.sample;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -61,10 +61,10 @@ public final class SampleData {
 	}
 
 	/** Loads every table that is empty; leaves tables with any item alone. */
-	public static void loadIntoEmptyTables(DynamoDbAsyncClient dynamoDb, Tables tables) throws Exception {
-		CompletableFuture.allOf(loadIfEmpty(dynamoDb, tables.users(), users()),
-				loadIfEmpty(dynamoDb, tables.purchases(), purchases()),
-				loadIfEmpty(dynamoDb, tables.movies(), movies()))
+	public static void loadIntoEmptyTables(DynamoDbAsyncClient dynamoDb, String users, String purchases,
+			String movies) throws Exception {
+		CompletableFuture.allOf(loadIfEmpty(dynamoDb, users, users()), loadIfEmpty(dynamoDb, purchases, purchases()),
+				loadIfEmpty(dynamoDb, movies, movies()))
 			.get(5, TimeUnit.MINUTES);
 	}
 

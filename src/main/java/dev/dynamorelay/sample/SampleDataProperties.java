@@ -1,4 +1,4 @@
-package dev.dynamorelay.dynamodb;
+package dev.dynamorelay.sample;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

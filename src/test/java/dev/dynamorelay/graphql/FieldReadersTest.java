@@ -7,6 +7,7 @@ import graphql.schema.GraphQLFieldDefinition;
 import org.junit.jupiter.api.Test;
 
 import dev.dynamorelay.pagination.Edge;
+import dev.dynamorelay.pagination.PageInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,10 +21,10 @@ class FieldReadersTest {
 		assertThat(read(cursor, new Edge<>("c3", "n"))).as("after another class").isEqualTo("c3");
 		assertThat(read(cursor, null)).isNull();
 
-		Purchase purchase = new Purchase("user-01", 1735725600000L, "p", "c", 2.5);
-		assertThat(read(new FieldReaders.Reader("purchasedAt"), purchase)).isEqualTo("2025-01-01T10:00:00.000Z");
-		assertThat(read(new FieldReaders.Reader("id"), purchase)).isEqualTo(purchase.id());
-		assertThat(read(new FieldReaders.Reader("amount"), purchase)).isEqualTo(2.5);
+		PageInfo info = new PageInfo(true, false, "start", "end");
+		assertThat(read(new FieldReaders.Reader("hasNextPage"), info)).isEqualTo(true);
+		assertThat(read(new FieldReaders.Reader("endCursor"), info)).isEqualTo("end");
+		assertThat(read(new FieldReaders.Reader("hasPreviousPage"), info)).isEqualTo(false);
 	}
 
 	@Test

@@ -13,8 +13,6 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import dev.dynamorelay.dynamodb.Tables;
-
 /** Writes test items straight to DynamoDB, with names no other test uses. */
 public final class Fixtures {
 

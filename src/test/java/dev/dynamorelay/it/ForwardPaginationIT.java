@@ -215,8 +215,8 @@ class ForwardPaginationIT extends IntegrationTest {
 				  node(id: $id) { id ... on User { name } }
 				  nodes(ids: $ids) { id __typename ... on Purchase { amount user { userId } } ... on Movie { title } }
 				}""", Map.of("id", userNodeId, "ids",
-				List.of(purchaseNodeId, userNodeId, new dev.dynamorelay.graphql.NodeId.UserId("nobody-" + userId).encode(),
-						new dev.dynamorelay.graphql.NodeId.MovieId(1995, "The Silent River").encode())));
+				List.of(purchaseNodeId, userNodeId, this.ids.user("nobody-" + userId),
+						this.ids.movie(1995, "The Silent River"))));
 		assertThat(nodes.getErrors()).isEmpty();
 		assertThat((String) nodes.field("node.name").getValue()).isEqualTo("Noded");
 		List<Map<String, Object>> found = nodes.field("nodes").getValue();
@@ -226,7 +226,7 @@ class ForwardPaginationIT extends IntegrationTest {
 		assertThat(found.get(2)).isNull();
 		assertThat(found.get(3)).containsEntry("__typename", "Movie").containsEntry("title", "The Silent River");
 		GraphQlResponse missing = execute("query($id: ID!) { node(id: $id) { id } }",
-				Map.of("id", new dev.dynamorelay.graphql.NodeId.UserId("nobody-" + userId).encode()));
+				Map.of("id", this.ids.user("nobody-" + userId)));
 		assertThat(missing.getErrors()).isEmpty();
 		assertThat((Object) missing.field("node").getValue()).isNull();
 	}

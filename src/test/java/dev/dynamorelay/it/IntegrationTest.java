@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.dynamorelay.DynamoRelayApplication;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
-import dev.dynamorelay.dynamodb.Tables;
+import dev.dynamorelay.declaration.Declarations;
 
 /**
  * Base of the integration tests: the whole server on a random port, over its embedded DynamoDB Local,
@@ -35,7 +35,11 @@ public abstract class IntegrationTest {
 	protected int port;
 
 	@Autowired
+	protected Declarations declarations;
+
 	protected Tables tables;
+
+	protected Ids ids;
 
 	@Autowired
 	private ApplicationContext context;
@@ -56,6 +60,8 @@ public abstract class IntegrationTest {
 			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(64 * 1024 * 1024))
 			.build();
 		this.graphQl = HttpGraphQlTester.create(client);
+		this.tables = Tables.of(this.declarations);
+		this.ids = new Ids(this.declarations);
 		this.dynamoDb = dynamoDbClient(dynamoDbEndpoint());
 		this.fixtures = new Fixtures(this.dynamoDb, this.tables);
 		this.walker = new Walker(this::execute);

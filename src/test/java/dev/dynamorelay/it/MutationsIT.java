@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.graphql.NodeId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,14 +93,14 @@ class MutationsIT extends IntegrationTest {
 	void deletesAPurchaseOnceAndRefusesOtherIds() {
 		String userId = this.fixtures.buyer("deleter");
 		this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_700_000_000_000L, "books", "1")));
-		String id = new NodeId.PurchaseId(userId, 1_700_000_000_000L).encode();
+		String id = this.ids.purchase(userId, 1_700_000_000_000L);
 		GraphQlResponse deleted = execute(DELETE, Map.of("id", id));
 		assertThat(deleted.getErrors()).isEmpty();
 		assertThat((String) deleted.field("deletePurchase").getValue()).isEqualTo(id);
 		GraphQlResponse again = execute(DELETE, Map.of("id", id));
 		assertThat(again.getErrors()).isEmpty();
 		assertThat((Object) again.field("deletePurchase").getValue()).isNull();
-		Errors.assertCode(execute(DELETE, Map.of("id", new NodeId.UserId(userId).encode())), "INVALID_ARGUMENT");
+		Errors.assertCode(execute(DELETE, Map.of("id", this.ids.user(userId))), "INVALID_ARGUMENT");
 		Errors.assertCode(execute(DELETE, Map.of("id", "not an id")), "INVALID_ARGUMENT");
 	}
 

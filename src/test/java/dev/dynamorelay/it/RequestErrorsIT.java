@@ -13,7 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
 
-import dev.dynamorelay.graphql.NodeId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,10 +77,10 @@ class RequestErrorsIT extends IntegrationTest {
 
 	@Test
 	void malformedNodeIdsAreInvalidArgument() {
-		for (String id : List.of("", "%%%", "bm9wZQ", "VQd1c2VyLTAx=", new NodeId.UserId("user-01").encode() + "A")) {
+		for (String id : List.of("", "%%%", "bm9wZQ", "VQd1c2VyLTAx=", this.ids.user("user-01") + "A")) {
 			Errors.assertCode(execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", id)), "INVALID_ARGUMENT");
 		}
-		String good = new NodeId.UserId("user-01").encode();
+		String good = this.ids.user("user-01");
 		GraphQlResponse mixed = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }",
 				Map.of("ids", List.of(good, "garbage!")));
 		Errors.assertCode(mixed, "INVALID_ARGUMENT");

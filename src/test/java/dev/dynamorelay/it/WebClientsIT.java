@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.graphql.NodeId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,10 +92,9 @@ class WebClientsIT extends IntegrationTest {
 		assertThat(OUT.resolve("screenshots").resolve("graphiql.png")).exists();
 	}
 
-	private static List<String> ids(List<Map<String, AttributeValue>> items) {
+	private List<String> ids(List<Map<String, AttributeValue>> items) {
 		return items.stream()
-			.map((item) -> new NodeId.PurchaseId(item.get("userId").s(), Long.parseLong(item.get("purchasedAt").n()))
-				.encode())
+			.map((item) -> this.ids.purchase(item.get("userId").s(), Long.parseLong(item.get("purchasedAt").n())))
 			.toList();
 	}
 

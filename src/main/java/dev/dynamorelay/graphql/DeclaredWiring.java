@@ -1,0 +1,316 @@
+package dev.dynamorelay.graphql;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.GraphQLFieldDefinition;
+import graphql.schema.LightDataFetcher;
+import graphql.schema.TypeResolver;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.TypeRuntimeWiring;
+import org.springframework.graphql.execution.RuntimeWiringConfigurer;
+import org.springframework.stereotype.Component;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
+import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
+import dev.dynamorelay.declaration.DeclaredLookup;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.declaration.KeyValue;
+import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.graphql.ConnectionFetcher.RelayArguments;
+import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.pagination.KeyCondition;
+import dev.dynamorelay.pagination.SortOrder;
+
+/**
+ * Gives every declared field its data fetcher: attributes, ids, connections (through the one
+ * {@link ConnectionFetcher}), lookups and {@code node}/{@code nodes}; and every interface and union
+ * that declared types belong to its type resolver.
+ */
+@Component
+class DeclaredWiring implements RuntimeWiringConfigurer {
+
+	/** The contract's fixed limit on {@code nodes(ids)}. */
+	static final int MAX_IDS = 100;
+
+	/**
+	 * The greatest string with a given prefix that a sort key can practically hold: the prefix and
+	 * U+10FFFF, the largest code point (its UTF-8 bytes sort after every other character's).
+	 */
+	private static final String MAX_SUFFIX = new String(Character.toChars(Character.MAX_CODE_POINT));
+
+	private final Declarations declarations;
+
+	private final ConnectionFetcher connections;
+
+	DeclaredWiring(Declarations declarations, ConnectionFetcher connections) {
+		this.declarations = declarations;
+		this.connections = connections;
+	}
+
+	@Override
+	public void configure(RuntimeWiring.Builder wiring) {
+		Scalars.all().forEach(wiring::scalar);
+		for (Entity entity : this.declarations.entities().values()) {
+			TypeRuntimeWiring.Builder type = TypeRuntimeWiring.newTypeWiring(entity.name());
+			for (AttributeField field : entity.fields().values()) {
+				type.dataFetcher(field.name(), new AttributeReader(field));
+			}
+			if (entity.node()) {
+				type.dataFetcher("id", new IdReader());
+			}
+			wiring.type(type);
+		}
+		for (DeclaredConnection connection : this.declarations.connections()) {
+			wiring.type(TypeRuntimeWiring.newTypeWiring(connection.coordinates().getTypeName())
+				.dataFetcher(connection.coordinates().getFieldName(),
+						(environment) -> connection(connection, environment)));
+		}
+		for (DeclaredLookup lookup : this.declarations.lookups()) {
+			wiring.type(TypeRuntimeWiring.newTypeWiring(lookup.coordinates().getTypeName())
+				.dataFetcher(lookup.coordinates().getFieldName(), (environment) -> lookup(lookup, environment)));
+		}
+		wiring.type(TypeRuntimeWiring.newTypeWiring("Query")
+			.dataFetcher("node", (environment) -> node(environment.getArgument("id"), environment))
+			.dataFetcher("nodes", this::nodes));
+		TypeResolver byItem = (environment) -> {
+			Object source = environment.getObject();
+			return (source instanceof Item item) ? environment.getSchema().getObjectType(item.typeName()) : null;
+		};
+		java.util.Set<String> abstractTypes = new java.util.TreeSet<>(this.declarations.abstractTypes().keySet());
+		abstractTypes.add("Node");
+		for (String type : abstractTypes) {
+			wiring.type(TypeRuntimeWiring.newTypeWiring(type).typeResolver(byItem));
+		}
+	}
+
+	/** One page of a declared connection for this call's arguments and parent. */
+	private CompletableFuture<ConnectionResult<Item>> connection(DeclaredConnection connection,
+			DataFetchingEnvironment environment) {
+		RelayArguments relay = new RelayArguments(environment.getArgument("first"), environment.getArgument("after"),
+				environment.getArgument("last"), environment.getArgument("before"));
+		Item parent = (environment.getSource() instanceof Item item) ? item : null;
+		Function<String, Object> arguments = environment::getArgument;
+		Optional<AttributeValue> partition = Optional.empty();
+		if (connection.partition().isPresent()) {
+			partition = connection.partition().get().value(arguments, parent);
+			if (partition.isEmpty()) {
+				// The parent stores no value for the key: nothing can be in the connection.
+				return this.connections.empty(relay);
+			}
+		}
+		SortOrder order = connection.orderArgument().map(environment::getArgument).map(DeclaredWiring::order)
+			.orElse(SortOrder.ASC);
+		ConnectionQuery query = new ConnectionQuery(partition, sortCondition(connection, arguments),
+				filters(connection, arguments), order);
+		return this.connections.fetch(connection.definition(), query, relay, environment);
+	}
+
+	/** The sort key condition of the one sort-key argument given, within the connection's prefix. */
+	private static Optional<KeyCondition> sortCondition(DeclaredConnection connection,
+			Function<String, Object> arguments) {
+		String prefix = connection.sortKeyPrefix();
+		SortArgument given = null;
+		Object value = null;
+		for (SortArgument argument : connection.sortArguments()) {
+			Object each = arguments.apply(argument.name());
+			if (each == null || (argument.op() == KeyCondition.Op.BEGINS_WITH && "".equals(each))) {
+				continue;
+			}
+			if (given != null) {
+				throw new InvalidArgumentException(("Pass one of `%s` and `%s`, not both: DynamoDB compares the sort "
+						+ "key once per read.").formatted(given.name(), argument.name()));
+			}
+			given = argument;
+			value = each;
+		}
+		if (given == null) {
+			return prefix.isEmpty() ? Optional.empty()
+					: Optional.of(KeyCondition.of(KeyCondition.Op.BEGINS_WITH, AttributeValue.fromS(prefix)));
+		}
+		String name = given.name();
+		if (given.op() == KeyCondition.Op.BETWEEN) {
+			List<?> bounds = (List<?>) value;
+			if (bounds.size() != 2 || bounds.get(0) == null || bounds.get(1) == null) {
+				throw new InvalidArgumentException("`%s` takes two values, the low and the high bound.".formatted(name));
+			}
+			AttributeValue low = sortValue(given, prefix, bounds.get(0));
+			AttributeValue high = sortValue(given, prefix, bounds.get(1));
+			if (compare(low, high) > 0) {
+				throw new InvalidArgumentException("`%s`: the low bound is above the high bound.".formatted(name));
+			}
+			return Optional.of(KeyCondition.between(low, high));
+		}
+		AttributeValue bound = sortValue(given, prefix, value);
+		if (prefix.isEmpty()) {
+			return Optional.of(KeyCondition.of(given.op(), bound));
+		}
+		AttributeValue first = AttributeValue.fromS(prefix);
+		AttributeValue last = AttributeValue.fromS(prefix + MAX_SUFFIX);
+		return Optional.of(switch (given.op()) {
+			case EQ, BEGINS_WITH -> KeyCondition.of(given.op(), bound);
+			case GE -> KeyCondition.between(bound, last);
+			// The least string greater than the bound is the bound followed by U+0000.
+			case GT -> KeyCondition.between(AttributeValue.fromS(bound.s() + "\u0000"), last);
+			case LE -> KeyCondition.between(first, bound);
+			default -> throw new IllegalStateException(given.op() + " on a prefixed sort key is refused at start");
+		});
+	}
+
+	private static AttributeValue sortValue(SortArgument argument, String prefix, Object value) {
+		AttributeValue written = argument.type().write(argument.name(), value);
+		if (!prefix.isEmpty()) {
+			written = AttributeValue.fromS(prefix + argument.type().keyText(written));
+		}
+		return checkSortKey(argument.name(), written);
+	}
+
+	private static AttributeValue checkSortKey(String argument, AttributeValue value) {
+		if ((value.s() != null && value.s().isEmpty()) || (value.b() != null && value.b().asByteArray().length == 0)) {
+			throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));
+		}
+		int bytes = (value.s() != null) ? value.s().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+				: (value.b() != null) ? value.b().asByteArray().length : 0;
+		if (bytes > KeyValue.MAX_SORT_KEY_BYTES) {
+			throw new InvalidArgumentException("`%s` is longer than a sort key can be (%d bytes)."
+				.formatted(argument, KeyValue.MAX_SORT_KEY_BYTES));
+		}
+		return value;
+	}
+
+	/** DynamoDB's order of two key values of one type: numbers by value, strings and bytes by their bytes. */
+	private static int compare(AttributeValue a, AttributeValue b) {
+		if (a.n() != null && b.n() != null) {
+			return new BigDecimal(a.n()).compareTo(new BigDecimal(b.n()));
+		}
+		byte[] left = (a.s() != null) ? a.s().getBytes(java.nio.charset.StandardCharsets.UTF_8) : a.b().asByteArray();
+		byte[] right = (b.s() != null) ? b.s().getBytes(java.nio.charset.StandardCharsets.UTF_8) : b.b().asByteArray();
+		return java.util.Arrays.compareUnsigned(left, right);
+	}
+
+	private static List<Filter> filters(DeclaredConnection connection, Function<String, Object> arguments) {
+		List<Filter> filters = new ArrayList<>();
+		for (FilterArgument argument : connection.filterArguments()) {
+			Object value = arguments.apply(argument.name());
+			if (value == null) {
+				continue;
+			}
+			filters.add(switch (argument.op()) {
+				case EXISTS -> new Filter(argument.attribute(),
+						Boolean.TRUE.equals(value) ? Filter.Op.EXISTS : Filter.Op.NOT_EXISTS, List.of());
+				case IN -> {
+					List<?> values = (List<?>) value;
+					if (values.isEmpty() || values.size() > Filter.MAX_IN) {
+						throw new InvalidArgumentException("`%s` takes 1 to %d values, got %d."
+							.formatted(argument.name(), Filter.MAX_IN, values.size()));
+					}
+					List<AttributeValue> written = new ArrayList<>();
+					values.forEach((each) -> written.add(argument.type().write(argument.name(), each)));
+					yield new Filter(argument.attribute(), Filter.Op.IN, written);
+				}
+				default -> new Filter(argument.attribute(), argument.op(),
+						List.of(argument.type().write(argument.name(), value)));
+			});
+		}
+		return filters;
+	}
+
+	private static SortOrder order(Object value) {
+		String name = (value instanceof Enum<?> constant) ? constant.name() : String.valueOf(value);
+		return SortOrder.valueOf(name);
+	}
+
+	/** The item of a lookup's key, batched with the request's other loads; null when there is none. */
+	private CompletableFuture<Item> lookup(DeclaredLookup lookup, DataFetchingEnvironment environment) {
+		Item parent = (environment.getSource() instanceof Item item) ? item : null;
+		Function<String, Object> arguments = environment::getArgument;
+		Map<String, AttributeValue> key = new HashMap<>();
+		Optional<AttributeValue> partition = lookup.partition().value(arguments, parent);
+		if (partition.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		key.put(lookup.target().table().partitionKey().name(), partition.get());
+		if (lookup.sort().isPresent()) {
+			Optional<AttributeValue> sort = lookup.sort().get().value(arguments, parent);
+			if (sort.isEmpty()) {
+				return CompletableFuture.completedFuture(null);
+			}
+			key.put(lookup.target().table().sortKey().orElseThrow().name(), sort.get());
+		}
+		return load(lookup.target(), key, environment);
+	}
+
+	private CompletableFuture<Item> node(String id, DataFetchingEnvironment environment) {
+		NodeIds.Key key = this.declarations.decode(id);
+		return load(key.entity(), key.key(), environment);
+	}
+
+	private CompletableFuture<List<Item>> nodes(DataFetchingEnvironment environment) {
+		List<String> ids = environment.getArgument("ids");
+		if (ids.size() > MAX_IDS) {
+			throw new InvalidArgumentException("`nodes` takes at most %d ids, got %d.".formatted(MAX_IDS, ids.size()));
+		}
+		List<NodeIds.Key> keys = ids.stream().map(this.declarations::decode).toList();
+		List<CompletableFuture<Item>> loads = new ArrayList<>(keys.size());
+		keys.forEach((key) -> loads.add(load(key.entity(), key.key(), environment)));
+		return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> loads.stream().map(CompletableFuture::join).toList());
+	}
+
+	/** An item of {@code entity} by key; null when absent or when the item there is of another type. */
+	private static CompletableFuture<Item> load(Entity entity, Map<String, AttributeValue> key,
+			DataFetchingEnvironment environment) {
+		return ItemLoaders.load(environment, new ItemKey(entity.table().physicalName(), key))
+			.thenApply((found) -> found.filter(entity::matches).map((item) -> new Item(entity, item)).orElse(null));
+	}
+
+	/** Reads the global id of the source item. */
+	private static final class IdReader implements LightDataFetcher<String> {
+
+		@Override
+		public String get(GraphQLFieldDefinition definition, Object source, Supplier<DataFetchingEnvironment> environment) {
+			return (source instanceof Item item) ? NodeIds.encode(item.entity(), item.attributes()) : null;
+		}
+
+		@Override
+		public String get(DataFetchingEnvironment environment) {
+			return get(environment.getFieldDefinition(), environment.getSource(), () -> environment);
+		}
+
+	}
+
+	/** Reads one declared attribute of the source item. */
+	private record AttributeReader(AttributeField field) implements LightDataFetcher<Object> {
+
+		@Override
+		public Object get(GraphQLFieldDefinition definition, Object source, Supplier<DataFetchingEnvironment> environment) {
+			if (!(source instanceof Item item)) {
+				return null;
+			}
+			return item.entity().read(item.attributes(), this.field);
+		}
+
+		@Override
+		public Object get(DataFetchingEnvironment environment) {
+			return get(environment.getFieldDefinition(), environment.getSource(), () -> environment);
+		}
+
+	}
+
+}

@@ -1,0 +1,208 @@
+package dev.dynamorelay.graphql;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+
+import graphql.GraphQLContext;
+import graphql.execution.CoercedVariables;
+import graphql.language.ArrayValue;
+import graphql.language.BooleanValue;
+import graphql.language.FloatValue;
+import graphql.language.IntValue;
+import graphql.language.NullValue;
+import graphql.language.ObjectValue;
+import graphql.language.StringValue;
+import graphql.language.Value;
+import graphql.language.VariableReference;
+import graphql.schema.Coercing;
+import graphql.schema.CoercingParseLiteralException;
+import graphql.schema.CoercingParseValueException;
+import graphql.schema.CoercingSerializeException;
+import graphql.schema.GraphQLScalarType;
+
+/**
+ * The declaration language's scalars: {@code Long} (64-bit whole numbers), {@code Decimal} (exact
+ * decimals as strings), {@code Bytes} (base64) and {@code JSON} (any attribute value).
+ */
+final class Scalars {
+
+	private Scalars() {
+	}
+
+	static List<GraphQLScalarType> all() {
+		return List.of(LONG, DECIMAL, BYTES, JSON);
+	}
+
+	static final GraphQLScalarType LONG = GraphQLScalarType.newScalar()
+		.name("Long")
+		.coercing(new Coercing<Long, Long>() {
+
+			@Override
+			public Long serialize(Object value, GraphQLContext context, Locale locale) {
+				if (value instanceof Number number) {
+					return number.longValue();
+				}
+				throw new CoercingSerializeException("not a whole number: " + value);
+			}
+
+			@Override
+			public Long parseValue(Object input, GraphQLContext context, Locale locale) {
+				try {
+					return new BigDecimal(String.valueOf(input)).longValueExact();
+				}
+				catch (ArithmeticException | NumberFormatException ex) {
+					throw new CoercingParseValueException("Long takes a whole number of 64 bits, got " + input);
+				}
+			}
+
+			@Override
+			public Long parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context, Locale locale) {
+				if (input instanceof IntValue value) {
+					try {
+						return value.getValue().longValueExact();
+					}
+					catch (ArithmeticException ex) {
+						throw new CoercingParseLiteralException("Long takes a whole number of 64 bits");
+					}
+				}
+				if (input instanceof StringValue value) {
+					return parseValue(value.getValue(), context, locale);
+				}
+				throw new CoercingParseLiteralException("Long takes a whole number");
+			}
+
+		})
+		.build();
+
+	static final GraphQLScalarType DECIMAL = GraphQLScalarType.newScalar()
+		.name("Decimal")
+		.coercing(new Coercing<BigDecimal, String>() {
+
+			@Override
+			public String serialize(Object value, GraphQLContext context, Locale locale) {
+				if (value instanceof BigDecimal decimal) {
+					return decimal.toPlainString();
+				}
+				if (value instanceof String || value instanceof Number) {
+					return String.valueOf(value);
+				}
+				throw new CoercingSerializeException("not a decimal: " + value);
+			}
+
+			@Override
+			public BigDecimal parseValue(Object input, GraphQLContext context, Locale locale) {
+				try {
+					return (input instanceof BigDecimal decimal) ? decimal : new BigDecimal(String.valueOf(input).trim());
+				}
+				catch (NumberFormatException ex) {
+					throw new CoercingParseValueException("Decimal takes a decimal number such as \"12.50\", got " + input);
+				}
+			}
+
+			@Override
+			public BigDecimal parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context,
+					Locale locale) {
+				if (input instanceof StringValue value) {
+					return parseValue(value.getValue(), context, locale);
+				}
+				if (input instanceof IntValue value) {
+					return new BigDecimal(value.getValue());
+				}
+				if (input instanceof FloatValue value) {
+					return value.getValue();
+				}
+				throw new CoercingParseLiteralException("Decimal takes a decimal number such as \"12.50\"");
+			}
+
+		})
+		.build();
+
+	static final GraphQLScalarType BYTES = GraphQLScalarType.newScalar()
+		.name("Bytes")
+		.coercing(new Coercing<String, String>() {
+
+			@Override
+			public String serialize(Object value, GraphQLContext context, Locale locale) {
+				return String.valueOf(value);
+			}
+
+			@Override
+			public String parseValue(Object input, GraphQLContext context, Locale locale) {
+				String text = String.valueOf(input);
+				try {
+					Base64.getDecoder().decode(text);
+					return text;
+				}
+				catch (IllegalArgumentException ex) {
+					throw new CoercingParseValueException("Bytes takes base64, got " + text);
+				}
+			}
+
+			@Override
+			public String parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context, Locale locale) {
+				if (input instanceof StringValue value) {
+					return parseValue(value.getValue(), context, locale);
+				}
+				throw new CoercingParseLiteralException("Bytes takes a base64 string");
+			}
+
+		})
+		.build();
+
+	static final GraphQLScalarType JSON = GraphQLScalarType.newScalar()
+		.name("JSON")
+		.coercing(new Coercing<Object, Object>() {
+
+			@Override
+			public Object serialize(Object value, GraphQLContext context, Locale locale) {
+				return value;
+			}
+
+			@Override
+			public Object parseValue(Object input, GraphQLContext context, Locale locale) {
+				return input;
+			}
+
+			@Override
+			public Object parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context, Locale locale) {
+				return literal(input, variables);
+			}
+
+		})
+		.build();
+
+	private static Object literal(Value<?> input, CoercedVariables variables) {
+		if (input instanceof StringValue value) {
+			return value.getValue();
+		}
+		if (input instanceof IntValue value) {
+			BigInteger integer = value.getValue();
+			return new BigDecimal(integer);
+		}
+		if (input instanceof FloatValue value) {
+			return value.getValue();
+		}
+		if (input instanceof BooleanValue value) {
+			return value.isValue();
+		}
+		if (input instanceof NullValue) {
+			return null;
+		}
+		if (input instanceof VariableReference reference) {
+			return variables.get(reference.getName());
+		}
+		if (input instanceof ArrayValue array) {
+			return array.getValues().stream().map((each) -> literal(each, variables)).toList();
+		}
+		if (input instanceof ObjectValue object) {
+			java.util.Map<String, Object> map = new java.util.LinkedHashMap<>();
+			object.getObjectFields().forEach((field) -> map.put(field.getName(), literal(field.getValue(), variables)));
+			return map;
+		}
+		throw new CoercingParseLiteralException("not a JSON value");
+	}
+
+}
