@@ -65,6 +65,9 @@ public final class DeclarationReader {
 
 	private final List<DeclaredLookup> lookups = new ArrayList<>();
 
+	/** Types whose {@code @table} is unusable: already reported, so what returns them is not reported again. */
+	private final Set<String> broken = new HashSet<>();
+
 	private DeclarationReader(TypeDefinitionRegistry registry, String prefix) {
 		this.registry = registry;
 		this.prefix = prefix;
@@ -77,10 +80,10 @@ public final class DeclarationReader {
 	 */
 	public static Declarations read(TypeDefinitionRegistry registry, String prefix) {
 		DeclarationReader reader = new DeclarationReader(registry, prefix);
+		// Fields are read even after a type's problem (the type keeps a stand-in key), so that one start
+		// reports every problem of every file.
 		reader.readTypes();
-		if (reader.problems.isEmpty()) {
-			reader.readFields();
-		}
+		reader.readFields();
 		if (!reader.problems.isEmpty()) {
 			throw new DeclarationException("The schema's declarations cannot be served", reader.problems);
 		}
@@ -117,9 +120,7 @@ public final class DeclarationReader {
 		Map<String, List<Declared>> byTable = new TreeMap<>();
 		declared.forEach((one) -> byTable.computeIfAbsent(one.tableName(), (name) -> new ArrayList<>()).add(one));
 		byTable.forEach(this::declareTable);
-		if (this.problems.isEmpty()) {
-			readAbstractTypes();
-		}
+		readAbstractTypes();
 	}
 
 	private Declared declare(ObjectTypeDefinition type, Directive table) {
@@ -128,6 +129,7 @@ public final class DeclarationReader {
 		Optional<String> sortKey = Optional.ofNullable(string(table, "sortKey"));
 		if (tableName == null || tableName.isBlank() || partitionKey == null || partitionKey.isBlank()) {
 			problem(table, "`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
+			this.broken.add(type.getName());
 			return null;
 		}
 		Map<String, AttributeField> fields = new LinkedHashMap<>();
@@ -147,6 +149,7 @@ public final class DeclarationReader {
 		Directive key = directive(type, "key");
 		KeyTemplate partition;
 		Optional<KeyTemplate> sort = Optional.empty();
+		boolean standIn = false;
 		try {
 			if (key != null) {
 				partition = KeyTemplate.parse(string(key, "partitionKey"));
@@ -164,7 +167,10 @@ public final class DeclarationReader {
 		}
 		catch (IllegalArgumentException ex) {
 			problem((key != null) ? key : table, ex.getMessage() + ".");
-			return null;
+			// A stand-in key, so that the type's connections are still checked.
+			partition = KeyTemplate.of(partitionKey);
+			sort = sortKey.map(KeyTemplate::of);
+			standIn = true;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
 			problem(key, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
@@ -174,7 +180,8 @@ public final class DeclarationReader {
 			problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
-		for (KeyTemplate template : sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
+		for (KeyTemplate template : standIn ? List.<KeyTemplate>of()
+				: sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
 			for (String placeholder : template.placeholders()) {
 				AttributeField field = fields.get(placeholder);
 				if (field == null) {
@@ -285,8 +292,9 @@ public final class DeclarationReader {
 			if (template.isEmpty()) {
 				continue;
 			}
-			ScalarAttributeType each = template.get().isPlaceholder()
-					? type.fields().get(template.get().placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S)
+			AttributeField field = template.get().isPlaceholder() ? type.fields().get(template.get().placeholders().get(0))
+					: null;
+			ScalarAttributeType each = (field != null) ? field.type().keyType().orElse(ScalarAttributeType.S)
 					: ScalarAttributeType.S;
 			if (found != null && found != each) {
 				problem(type.table(), "the types of table `%s` store its key `%s` as both %s and %s."
@@ -307,8 +315,9 @@ public final class DeclarationReader {
 			if (attribute.equals(type.partitionKey()) && type.partition().isPlaceholder()
 					|| type.sortKey().filter(attribute::equals).isPresent() && type.sort().get().isPlaceholder()) {
 				KeyTemplate template = attribute.equals(type.partitionKey()) ? type.partition() : type.sort().get();
+				AttributeField field = type.fields().get(template.placeholders().get(0));
 				return new KeyAttribute(attribute,
-						type.fields().get(template.placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S));
+						(field != null) ? field.type().keyType().orElse(ScalarAttributeType.S) : ScalarAttributeType.S);
 			}
 			for (AttributeField field : type.fields().values()) {
 				if (field.attribute().equals(attribute) && field.type().keyType().isPresent()) {
@@ -406,7 +415,7 @@ public final class DeclarationReader {
 			if (index.isEmpty()) {
 				problem(directive, "`%s` reads index `%s`, which table `%s` does not declare: add `@globalIndex` or "
 					.formatted(coordinates, indexName, table.name()) + "`@localIndex` to a type of that table.");
-				return;
+				// Checked further as a read of the table itself.
 			}
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
@@ -560,6 +569,9 @@ public final class DeclarationReader {
 			return List.of(entity);
 		}
 		List<Entity> members = this.abstractTypes.get(nodeType);
+		if (this.broken.contains(nodeType)) {
+			return null;
+		}
 		if (members == null || members.isEmpty()) {
 			problem(field, ("`%s`'s node type `%s` is stored in no table: give `%s` a `@table` (or make it an "
 					+ "interface or union of such types).").formatted(coordinates, nodeType, nodeType));
@@ -733,6 +745,9 @@ public final class DeclarationReader {
 			return;
 		}
 		Entity target = this.entities.get(typeName(field.getType()));
+		if (target == null && this.broken.contains(typeName(field.getType()))) {
+			return;
+		}
 		if (target == null) {
 			problem(field, "`%s` looks up `%s`, which is stored in no table: give it a `@table`."
 				.formatted(coordinates, typeName(field.getType())));
