@@ -676,6 +676,12 @@ public final class DeclarationReader {
 			if (argumentType instanceof ValueType.ListOf listOf) {
 				argumentType = listOf.element();
 			}
+			if (type instanceof ValueType.Timestamp && !(argumentType instanceof ValueType.Text)) {
+				problem(argument, "`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants%s."
+					.formatted(coordinates, argument.getName(), sortKey.get().name(),
+							(op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
+				return null;
+			}
 			if (argumentType != null && !(type instanceof ValueType.Timestamp)
 					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.get().type()))) {
 				problem(argument, "`%s(%s:)` is a %s, but sort key `%s` is %s."
@@ -729,6 +735,11 @@ public final class DeclarationReader {
 				return null;
 			}
 			type = listOf.element();
+		}
+		if (type instanceof ValueType.Timestamp && op != Filter.Op.EXISTS && !(argumentType instanceof ValueType.Text)) {
+			problem(argument, "`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants."
+				.formatted(coordinates, argument.getName(), attribute));
+			return null;
 		}
 		if (type == null || type instanceof ValueType.Json || (type instanceof ValueType.Text
 				&& argumentType != null && !(argumentType instanceof ValueType.Text))) {
