@@ -47,8 +47,10 @@ public sealed interface ValueType {
 	 */
 	AttributeValue write(String argument, Object value);
 
-	/** The DynamoDB type of the stored value when it can be a key: S, N or B. */
-	Optional<ScalarAttributeType> keyType();
+	/** The DynamoDB type of the stored value when it can be a key: S, N or B; empty for other values. */
+	default Optional<ScalarAttributeType> keyType() {
+		return Optional.empty();
+	}
 
 	/** The value as it appears inside a composed (string) key. */
 	default String keyText(AttributeValue value) {
@@ -215,11 +217,6 @@ public sealed interface ValueType {
 			throw new InvalidArgumentException("`%s` must be true or false.".formatted(argument));
 		}
 
-		@Override
-		public Optional<ScalarAttributeType> keyType() {
-			return Optional.empty();
-		}
-
 	}
 
 	/** {@code Bytes}: B, served as base64. */
@@ -367,11 +364,6 @@ public sealed interface ValueType {
 			return this.element.write(argument, value);
 		}
 
-		@Override
-		public Optional<ScalarAttributeType> keyType() {
-			return Optional.empty();
-		}
-
 	}
 
 	/** {@code JSON}: any attribute, maps as objects, lists and sets as arrays, numbers exact. */
@@ -418,11 +410,6 @@ public sealed interface ValueType {
 				return AttributeValue.fromN(Number.plain(argument, Number.decimal(argument, value)));
 			}
 			throw new InvalidArgumentException("`%s` compares only a string, number or boolean.".formatted(argument));
-		}
-
-		@Override
-		public Optional<ScalarAttributeType> keyType() {
-			return Optional.empty();
 		}
 
 	}
