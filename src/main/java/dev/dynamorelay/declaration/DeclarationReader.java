@@ -122,7 +122,9 @@ public final class DeclarationReader {
 		}
 	}
 
+	/** A type's table and keys; null when they have a problem, so that no later check reads them. */
 	private Declared declare(ObjectTypeDefinition type, Directive table) {
+		int problems = this.problems.size();
 		String tableName = string(table, "name");
 		String partitionKey = string(table, "partitionKey");
 		Optional<String> sortKey = Optional.ofNullable(string(table, "sortKey"));
@@ -186,6 +188,9 @@ public final class DeclarationReader {
 						.formatted(type.getName(), placeholder));
 				}
 			}
+		}
+		if (this.problems.size() > problems) {
+			return null;
 		}
 		return new Declared(type, table, tableName, partitionKey, sortKey,
 				Optional.ofNullable(string(table, "typeAttribute")), Optional.ofNullable(string(table, "typeValue")),
