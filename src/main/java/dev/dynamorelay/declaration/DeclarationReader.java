@@ -231,6 +231,13 @@ public final class DeclarationReader {
 					continue;
 				}
 				String indexName = string(directive, "name");
+				if (!global && first.sortKey().isEmpty()) {
+					problem(directive, ("local index `%s` needs table `%s` to have a sort key: DynamoDB has local indexes on "
+							+ "tables with a partition and a sort key only; declare the table's `sortKey`, or "
+							+ "`@globalIndex(name: \"%s\", partitionKey: \"%s\", sortKey: \"%s\")`.").formatted(indexName, name,
+									indexName, first.partitionKey(), string(directive, "sortKey")));
+					continue;
+				}
 				KeyAttribute indexPartition = global ? attributeType(string(directive, "partitionKey"), types, directive)
 						: partitionKey;
 				String indexSortName = string(directive, "sortKey");
@@ -377,15 +384,17 @@ public final class DeclarationReader {
 					lookup(type, parent, field, lookup);
 				}
 				else {
-					for (InputValueDefinition argument : field.getInputValueDefinitions()) {
-						if (directive(argument, "sortKey") != null || directive(argument, "filter") != null) {
-							problem(argument, "argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
-								.formatted(argument.getName(), type.getName(), field.getName())
-									+ "`@query` or `@scan` connection.");
-						}
-					}
+					field.getInputValueDefinitions().forEach((argument) -> noConnectionArgument(type, field, argument));
 				}
 			}
+		}
+	}
+
+	/** Reports {@code @sortKey}/{@code @filter} on an argument of a field that is no connection. */
+	private void noConnectionArgument(ObjectTypeDefinition type, FieldDefinition field, InputValueDefinition argument) {
+		if (directive(argument, "sortKey") != null || directive(argument, "filter") != null) {
+			problem(argument, "argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
+				.formatted(argument.getName(), type.getName(), field.getName()) + "`@query` or `@scan` connection.");
 		}
 	}
 
@@ -498,9 +507,11 @@ public final class DeclarationReader {
 				}
 			}
 			else if (directive(argument, "sortKey") == null && !RELAY_ARGUMENTS.contains(argument.getName())
-					&& !isOrder(argument) && !isPlaceholder(argument.getName(), directive, partitionKey)) {
-				problem(argument, ("argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, use it in the "
-						+ "`partitionKey` template, or remove it.").formatted(argument.getName(), coordinates));
+					&& !isOrder(argument) && (scan || !isPlaceholder(argument.getName(), directive, partitionKey))) {
+				problem(argument, (scan ? "argument `%s` of `%s` does nothing: a Scan has no key to fill; give it "
+						+ "`@filter`, or remove it." : "argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, "
+								+ "use it in the `partitionKey` template, or remove it.").formatted(argument.getName(),
+										coordinates));
 			}
 		}
 		this.connections.add(new DeclaredConnection(FieldCoordinates.coordinates(type.getName(), field.getName()),
@@ -737,6 +748,7 @@ public final class DeclarationReader {
 				.formatted(coordinates));
 			return;
 		}
+		field.getInputValueDefinitions().forEach((argument) -> noConnectionArgument(type, field, argument));
 		Entity target = this.entities.get(typeName(field.getType()));
 		if (target == null) {
 			problem(field, "`%s` looks up `%s`, which is stored in no table: give it a `@table`."
@@ -761,6 +773,16 @@ public final class DeclarationReader {
 		}
 		if (partition.isEmpty()) {
 			return;
+		}
+		Set<String> used = new HashSet<>(partition.get().template().placeholders());
+		sort.ifPresent((value) -> used.addAll(value.template().placeholders()));
+		for (InputValueDefinition argument : field.getInputValueDefinitions()) {
+			if (!used.contains(argument.getName()) && directive(argument, "sortKey") == null
+					&& directive(argument, "filter") == null) {
+				problem(argument, ("argument `%s` of `%s` does nothing: a `@lookup` reads one item by its key; use the "
+						+ "argument in a key template (`@lookup(partitionKey: ..., sortKey: ...)`), or remove it.")
+					.formatted(argument.getName(), coordinates));
+			}
 		}
 		this.lookups.add(new DeclaredLookup(FieldCoordinates.coordinates(type.getName(), field.getName()), target,
 				partition.get(), sort));
