@@ -639,9 +639,10 @@ public final class DeclarationReader {
 			}
 			String where = (parent != null) ? "no argument of `%s` and no field of `%s`".formatted(field.getName(),
 					parent.name()) : "no argument of `%s`".formatted(field.getName());
-			problem(at, ("`%s` fills key `%s` from `{%s}`, but `%s` is %s: add the argument, or give `partitionKey` "
+			String templateArgument = (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey" : "partitionKey";
+			problem(at, ("`%s` fills key `%s` from `{%s}`, but `%s` is %s: add the argument, or give `@%s(%s: ...)` "
 					+ "a template such as `\"CUSTOMER#{customerId}\"`.").formatted(coordinates, attribute, placeholder,
-							placeholder, where));
+							placeholder, where, at.getName(), templateArgument));
 			return Optional.empty();
 		}
 		return Optional.of(new KeyValue(attribute, template, sources, keyType, maxBytes));
@@ -682,9 +683,13 @@ public final class DeclarationReader {
 			}
 			if (argumentType != null && !(type instanceof ValueType.Timestamp)
 					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.get().type()))) {
-				problem(argument, "`%s(%s:)` is a %s, but sort key `%s` is %s."
+				problem(argument, "`%s(%s:)` is `%s`, but sort key `%s` is %s: declare it as %s."
 					.formatted(coordinates, argument.getName(), typeName(argument.getType()), sortKey.get().name(),
-							sortKey.get().type()));
+							sortKey.get().type(), switch (sortKey.get().type()) {
+								case N -> "`Int`, `Long`, `Float` or `Decimal`";
+								case B -> "`Bytes`";
+								default -> "`String`";
+							}));
 				return null;
 			}
 		}
