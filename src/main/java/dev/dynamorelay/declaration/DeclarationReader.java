@@ -65,6 +65,9 @@ public final class DeclarationReader {
 
 	private final List<DeclaredLookup> lookups = new ArrayList<>();
 
+	/** Types whose table or key declaration has a problem: fields of theirs and of them are not checked. */
+	private final Set<String> unreadable = new HashSet<>();
+
 	private DeclarationReader(TypeDefinitionRegistry registry, String prefix) {
 		this.registry = registry;
 		this.prefix = prefix;
@@ -78,9 +81,7 @@ public final class DeclarationReader {
 	public static Declarations read(TypeDefinitionRegistry registry, String prefix) {
 		DeclarationReader reader = new DeclarationReader(registry, prefix);
 		reader.readTypes();
-		if (reader.problems.isEmpty()) {
-			reader.readFields();
-		}
+		reader.readFields();
 		if (!reader.problems.isEmpty()) {
 			throw new DeclarationException("The schema's declarations cannot be served", reader.problems);
 		}
@@ -105,6 +106,7 @@ public final class DeclarationReader {
 					if (directive(type, name) != null) {
 						problem(type, "`@%s` on `%s` needs `@table` on the same type: which table does it describe?"
 							.formatted(name, type.getName()));
+						this.unreadable.add(type.getName());
 					}
 				}
 				continue;
@@ -113,13 +115,14 @@ public final class DeclarationReader {
 			if (one != null) {
 				declared.add(one);
 			}
+			else {
+				this.unreadable.add(type.getName());
+			}
 		}
 		Map<String, List<Declared>> byTable = new TreeMap<>();
 		declared.forEach((one) -> byTable.computeIfAbsent(one.tableName(), (name) -> new ArrayList<>()).add(one));
 		byTable.forEach(this::declareTable);
-		if (this.problems.isEmpty()) {
-			readAbstractTypes();
-		}
+		readAbstractTypes();
 	}
 
 	/** A type's table and keys; null when they have a problem, so that no later check reads them. */
@@ -360,6 +363,9 @@ public final class DeclarationReader {
 
 	private void readFields() {
 		for (ObjectTypeDefinition type : objectTypes()) {
+			if (this.unreadable.contains(type.getName())) {
+				continue;
+			}
 			Entity parent = this.entities.get(type.getName());
 			for (FieldDefinition field : fields(type)) {
 				Directive query = directive(field, "query");
@@ -575,6 +581,9 @@ public final class DeclarationReader {
 		if (entity != null) {
 			return List.of(entity);
 		}
+		if (isUnreadable(nodeType)) {
+			return null;
+		}
 		List<Entity> members = this.abstractTypes.get(nodeType);
 		if (members == null || members.isEmpty()) {
 			problem(field, ("`%s`'s node type `%s` is stored in no table: give `%s` a `@table` (or make it an "
@@ -755,6 +764,9 @@ public final class DeclarationReader {
 		}
 		field.getInputValueDefinitions().forEach((argument) -> noConnectionArgument(type, field, argument));
 		Entity target = this.entities.get(typeName(field.getType()));
+		if (target == null && isUnreadable(typeName(field.getType()))) {
+			return;
+		}
 		if (target == null) {
 			problem(field, "`%s` looks up `%s`, which is stored in no table: give it a `@table`."
 				.formatted(coordinates, typeName(field.getType())));
@@ -835,6 +847,21 @@ public final class DeclarationReader {
 	}
 
 	// ---- reading the registry
+
+	/** Whether a type, or a member of a union or interface, has a problem in its table or key declaration. */
+	private boolean isUnreadable(String typeName) {
+		if (this.unreadable.contains(typeName)) {
+			return true;
+		}
+		TypeDefinition<?> definition = this.registry.getType(typeName).orElse(null);
+		if (definition instanceof UnionTypeDefinition union) {
+			return union.getMemberTypes().stream().anyMatch((member) -> this.unreadable.contains(typeName(member)));
+		}
+		return definition instanceof InterfaceTypeDefinition && objectTypes().stream()
+			.anyMatch((type) -> this.unreadable.contains(type.getName()) && type.getImplements()
+				.stream()
+				.anyMatch((implemented) -> typeName(implemented).equals(typeName)));
+	}
 
 	private List<ObjectTypeDefinition> objectTypes() {
 		return this.registry.getTypes(ObjectTypeDefinition.class)
