@@ -65,8 +65,8 @@ public final class DeclarationReader {
 
 	private final List<DeclaredLookup> lookups = new ArrayList<>();
 
-	/** Types whose {@code @table} is unusable: already reported, so what returns them is not reported again. */
-	private final Set<String> broken = new HashSet<>();
+	/** Types whose table or key declaration has a problem: fields of theirs and of them are not checked. */
+	private final Set<String> unreadable = new HashSet<>();
 
 	private DeclarationReader(TypeDefinitionRegistry registry, String prefix) {
 		this.registry = registry;
@@ -80,8 +80,6 @@ public final class DeclarationReader {
 	 */
 	public static Declarations read(TypeDefinitionRegistry registry, String prefix) {
 		DeclarationReader reader = new DeclarationReader(registry, prefix);
-		// Fields are read even after a type's problem (the type keeps a stand-in key), so that one start
-		// reports every problem of every file.
 		reader.readTypes();
 		reader.readFields();
 		if (!reader.problems.isEmpty()) {
@@ -108,6 +106,7 @@ public final class DeclarationReader {
 					if (directive(type, name) != null) {
 						problem(type, "`@%s` on `%s` needs `@table` on the same type: which table does it describe?"
 							.formatted(name, type.getName()));
+						this.unreadable.add(type.getName());
 					}
 				}
 				continue;
@@ -116,6 +115,9 @@ public final class DeclarationReader {
 			if (one != null) {
 				declared.add(one);
 			}
+			else {
+				this.unreadable.add(type.getName());
+			}
 		}
 		Map<String, List<Declared>> byTable = new TreeMap<>();
 		declared.forEach((one) -> byTable.computeIfAbsent(one.tableName(), (name) -> new ArrayList<>()).add(one));
@@ -123,13 +125,14 @@ public final class DeclarationReader {
 		readAbstractTypes();
 	}
 
+	/** A type's table and keys; null when they have a problem, so that no later check reads them. */
 	private Declared declare(ObjectTypeDefinition type, Directive table) {
+		int problems = this.problems.size();
 		String tableName = string(table, "name");
 		String partitionKey = string(table, "partitionKey");
 		Optional<String> sortKey = Optional.ofNullable(string(table, "sortKey"));
 		if (tableName == null || tableName.isBlank() || partitionKey == null || partitionKey.isBlank()) {
 			problem(table, "`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
-			this.broken.add(type.getName());
 			return null;
 		}
 		Map<String, AttributeField> fields = new LinkedHashMap<>();
@@ -149,7 +152,6 @@ public final class DeclarationReader {
 		Directive key = directive(type, "key");
 		KeyTemplate partition;
 		Optional<KeyTemplate> sort = Optional.empty();
-		boolean standIn = false;
 		try {
 			if (key != null) {
 				partition = KeyTemplate.parse(string(key, "partitionKey"));
@@ -167,10 +169,7 @@ public final class DeclarationReader {
 		}
 		catch (IllegalArgumentException ex) {
 			problem((key != null) ? key : table, ex.getMessage() + ".");
-			// A stand-in key, so that the type's connections are still checked.
-			partition = KeyTemplate.of(partitionKey);
-			sort = sortKey.map(KeyTemplate::of);
-			standIn = true;
+			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
 			problem(key, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
@@ -180,8 +179,7 @@ public final class DeclarationReader {
 			problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
-		for (KeyTemplate template : standIn ? List.<KeyTemplate>of()
-				: sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
+		for (KeyTemplate template : sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
 			for (String placeholder : template.placeholders()) {
 				AttributeField field = fields.get(placeholder);
 				if (field == null) {
@@ -193,6 +191,9 @@ public final class DeclarationReader {
 						.formatted(type.getName(), placeholder));
 				}
 			}
+		}
+		if (this.problems.size() > problems) {
+			return null;
 		}
 		return new Declared(type, table, tableName, partitionKey, sortKey,
 				Optional.ofNullable(string(table, "typeAttribute")), Optional.ofNullable(string(table, "typeValue")),
@@ -233,6 +234,13 @@ public final class DeclarationReader {
 					continue;
 				}
 				String indexName = string(directive, "name");
+				if (!global && first.sortKey().isEmpty()) {
+					problem(directive, ("local index `%s` needs table `%s` to have a sort key: DynamoDB has local indexes on "
+							+ "tables with a partition and a sort key only; declare the table's `sortKey`, or "
+							+ "`@globalIndex(name: \"%s\", partitionKey: \"%s\", sortKey: \"%s\")`.").formatted(indexName, name,
+									indexName, first.partitionKey(), string(directive, "sortKey")));
+					continue;
+				}
 				KeyAttribute indexPartition = global ? attributeType(string(directive, "partitionKey"), types, directive)
 						: partitionKey;
 				String indexSortName = string(directive, "sortKey");
@@ -292,9 +300,8 @@ public final class DeclarationReader {
 			if (template.isEmpty()) {
 				continue;
 			}
-			AttributeField field = template.get().isPlaceholder() ? type.fields().get(template.get().placeholders().get(0))
-					: null;
-			ScalarAttributeType each = (field != null) ? field.type().keyType().orElse(ScalarAttributeType.S)
+			ScalarAttributeType each = template.get().isPlaceholder()
+					? type.fields().get(template.get().placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S)
 					: ScalarAttributeType.S;
 			if (found != null && found != each) {
 				problem(type.table(), "the types of table `%s` store its key `%s` as both %s and %s."
@@ -315,9 +322,8 @@ public final class DeclarationReader {
 			if (attribute.equals(type.partitionKey()) && type.partition().isPlaceholder()
 					|| type.sortKey().filter(attribute::equals).isPresent() && type.sort().get().isPlaceholder()) {
 				KeyTemplate template = attribute.equals(type.partitionKey()) ? type.partition() : type.sort().get();
-				AttributeField field = type.fields().get(template.placeholders().get(0));
 				return new KeyAttribute(attribute,
-						(field != null) ? field.type().keyType().orElse(ScalarAttributeType.S) : ScalarAttributeType.S);
+						type.fields().get(template.placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S));
 			}
 			for (AttributeField field : type.fields().values()) {
 				if (field.attribute().equals(attribute) && field.type().keyType().isPresent()) {
@@ -357,6 +363,9 @@ public final class DeclarationReader {
 
 	private void readFields() {
 		for (ObjectTypeDefinition type : objectTypes()) {
+			if (this.unreadable.contains(type.getName())) {
+				continue;
+			}
 			Entity parent = this.entities.get(type.getName());
 			for (FieldDefinition field : fields(type)) {
 				Directive query = directive(field, "query");
@@ -381,15 +390,17 @@ public final class DeclarationReader {
 					lookup(type, parent, field, lookup);
 				}
 				else {
-					for (InputValueDefinition argument : field.getInputValueDefinitions()) {
-						if (directive(argument, "sortKey") != null || directive(argument, "filter") != null) {
-							problem(argument, "argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
-								.formatted(argument.getName(), type.getName(), field.getName())
-									+ "`@query` or `@scan` connection.");
-						}
-					}
+					field.getInputValueDefinitions().forEach((argument) -> noConnectionArgument(type, field, argument));
 				}
 			}
+		}
+	}
+
+	/** Reports {@code @sortKey}/{@code @filter} on an argument of a field that is no connection. */
+	private void noConnectionArgument(ObjectTypeDefinition type, FieldDefinition field, InputValueDefinition argument) {
+		if (directive(argument, "sortKey") != null || directive(argument, "filter") != null) {
+			problem(argument, "argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
+				.formatted(argument.getName(), type.getName(), field.getName()) + "`@query` or `@scan` connection.");
 		}
 	}
 
@@ -415,7 +426,7 @@ public final class DeclarationReader {
 			if (index.isEmpty()) {
 				problem(directive, "`%s` reads index `%s`, which table `%s` does not declare: add `@globalIndex` or "
 					.formatted(coordinates, indexName, table.name()) + "`@localIndex` to a type of that table.");
-				// Checked further as a read of the table itself.
+				return;
 			}
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
@@ -502,9 +513,11 @@ public final class DeclarationReader {
 				}
 			}
 			else if (directive(argument, "sortKey") == null && !RELAY_ARGUMENTS.contains(argument.getName())
-					&& !isOrder(argument) && !isPlaceholder(argument.getName(), directive, partitionKey)) {
-				problem(argument, ("argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, use it in the "
-						+ "`partitionKey` template, or remove it.").formatted(argument.getName(), coordinates));
+					&& !isOrder(argument) && (scan || !isPlaceholder(argument.getName(), directive, partitionKey))) {
+				problem(argument, (scan ? "argument `%s` of `%s` does nothing: a Scan has no key to fill; give it "
+						+ "`@filter`, or remove it." : "argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, "
+								+ "use it in the `partitionKey` template, or remove it.").formatted(argument.getName(),
+										coordinates));
 			}
 		}
 		this.connections.add(new DeclaredConnection(FieldCoordinates.coordinates(type.getName(), field.getName()),
@@ -568,10 +581,10 @@ public final class DeclarationReader {
 		if (entity != null) {
 			return List.of(entity);
 		}
-		List<Entity> members = this.abstractTypes.get(nodeType);
-		if (this.broken.contains(nodeType)) {
+		if (isUnreadable(nodeType)) {
 			return null;
 		}
+		List<Entity> members = this.abstractTypes.get(nodeType);
 		if (members == null || members.isEmpty()) {
 			problem(field, ("`%s`'s node type `%s` is stored in no table: give `%s` a `@table` (or make it an "
 					+ "interface or union of such types).").formatted(coordinates, nodeType, nodeType));
@@ -635,9 +648,10 @@ public final class DeclarationReader {
 			}
 			String where = (parent != null) ? "no argument of `%s` and no field of `%s`".formatted(field.getName(),
 					parent.name()) : "no argument of `%s`".formatted(field.getName());
-			problem(at, ("`%s` fills key `%s` from `{%s}`, but `%s` is %s: add the argument, or give `partitionKey` "
+			String templateArgument = (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey" : "partitionKey";
+			problem(at, ("`%s` fills key `%s` from `{%s}`, but `%s` is %s: add the argument, or give `@%s(%s: ...)` "
 					+ "a template such as `\"CUSTOMER#{customerId}\"`.").formatted(coordinates, attribute, placeholder,
-							placeholder, where));
+							placeholder, where, at.getName(), templateArgument));
 			return Optional.empty();
 		}
 		return Optional.of(new KeyValue(attribute, template, sources, keyType, maxBytes));
@@ -684,9 +698,13 @@ public final class DeclarationReader {
 			}
 			if (argumentType != null && !(type instanceof ValueType.Timestamp)
 					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.get().type()))) {
-				problem(argument, "`%s(%s:)` is a %s, but sort key `%s` is %s."
+				problem(argument, "`%s(%s:)` is `%s`, but sort key `%s` is %s: declare it as %s."
 					.formatted(coordinates, argument.getName(), typeName(argument.getType()), sortKey.get().name(),
-							sortKey.get().type()));
+							sortKey.get().type(), switch (sortKey.get().type()) {
+								case N -> "`Int`, `Long`, `Float` or `Decimal`";
+								case B -> "`Bytes`";
+								default -> "`String`";
+							}));
 				return null;
 			}
 		}
@@ -755,8 +773,9 @@ public final class DeclarationReader {
 				.formatted(coordinates));
 			return;
 		}
+		field.getInputValueDefinitions().forEach((argument) -> noConnectionArgument(type, field, argument));
 		Entity target = this.entities.get(typeName(field.getType()));
-		if (target == null && this.broken.contains(typeName(field.getType()))) {
+		if (target == null && isUnreadable(typeName(field.getType()))) {
 			return;
 		}
 		if (target == null) {
@@ -782,6 +801,16 @@ public final class DeclarationReader {
 		}
 		if (partition.isEmpty()) {
 			return;
+		}
+		Set<String> used = new HashSet<>(partition.get().template().placeholders());
+		sort.ifPresent((value) -> used.addAll(value.template().placeholders()));
+		for (InputValueDefinition argument : field.getInputValueDefinitions()) {
+			if (!used.contains(argument.getName()) && directive(argument, "sortKey") == null
+					&& directive(argument, "filter") == null) {
+				problem(argument, ("argument `%s` of `%s` does nothing: a `@lookup` reads one item by its key; use the "
+						+ "argument in a key template (`@lookup(partitionKey: ..., sortKey: ...)`), or remove it.")
+					.formatted(argument.getName(), coordinates));
+			}
 		}
 		this.lookups.add(new DeclaredLookup(FieldCoordinates.coordinates(type.getName(), field.getName()), target,
 				partition.get(), sort));
@@ -829,6 +858,21 @@ public final class DeclarationReader {
 	}
 
 	// ---- reading the registry
+
+	/** Whether a type, or a member of a union or interface, has a problem in its table or key declaration. */
+	private boolean isUnreadable(String typeName) {
+		if (this.unreadable.contains(typeName)) {
+			return true;
+		}
+		TypeDefinition<?> definition = this.registry.getType(typeName).orElse(null);
+		if (definition instanceof UnionTypeDefinition union) {
+			return union.getMemberTypes().stream().anyMatch((member) -> this.unreadable.contains(typeName(member)));
+		}
+		return definition instanceof InterfaceTypeDefinition && objectTypes().stream()
+			.anyMatch((type) -> this.unreadable.contains(type.getName()) && type.getImplements()
+				.stream()
+				.anyMatch((implemented) -> typeName(implemented).equals(typeName)));
+	}
 
 	private List<ObjectTypeDefinition> objectTypes() {
 		return this.registry.getTypes(ObjectTypeDefinition.class)

@@ -148,9 +148,8 @@ public final class TableSetup {
 				.formatted(what, hash, partition.name(), hash)));
 		}
 		else if (!partition.type().toString().equals(types.get(hash))) {
-			problems.add(new Problem(location, ("%s stores partition key `%s` as %s, but the declarations make it %s: "
-					+ "give its field the type of a %s (String/ID: S, Int/Long/Float/Decimal or a timestamp: N, Bytes: B).")
-				.formatted(what, hash, types.get(hash), partition.type(), types.get(hash))));
+			problems.add(new Problem(location, "%s stores partition key `%s` as %s, but the declarations make it %s: %s."
+				.formatted(what, hash, types.get(hash), partition.type(), typeHint(types.get(hash)))));
 		}
 		String declaredRange = sort.map(KeyAttribute::name).orElse(null);
 		if (range == null ? declaredRange != null : !range.equals(declaredRange)) {
@@ -160,10 +159,16 @@ public final class TableSetup {
 							(declaredRange == null) ? "none" : "`" + declaredRange + "`", range)));
 		}
 		else if (range != null && !sort.get().type().toString().equals(types.get(range))) {
-			problems.add(new Problem(location, ("%s stores sort key `%s` as %s, but the declarations make it %s: "
-					+ "give its field the type of a %s (String/ID: S, Int/Long/Float/Decimal or a timestamp: N, Bytes: B).")
-				.formatted(what, range, types.get(range), sort.get().type(), types.get(range))));
+			problems.add(new Problem(location, "%s stores sort key `%s` as %s, but the declarations make it %s: %s."
+				.formatted(what, range, types.get(range), sort.get().type(), typeHint(types.get(range)))));
 		}
+	}
+
+	/** How to declare a key attribute that DynamoDB stores as {@code stored}. */
+	private static String typeHint(String stored) {
+		return ("declare its field with a type stored as %s (String or ID: S; Int, Long, Float, Decimal or a timestamp: "
+				+ "N; Bytes: B); a key template with constant text, or an index key that no field stores, is always S")
+			.formatted(stored);
 	}
 
 	private Set<String> listTables() throws Exception {

@@ -1,0 +1,342 @@
+package dev.dynamorelay.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+import dev.dynamorelay.DynamoRelayApplication;
+import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.declaration.DeclarationException.Problem;
+import dev.dynamorelay.declaration.Location;
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The real application started in-process against tables that differ from its declarations: the start
+ * fails with every mismatch at its declaration's file and line; with {@code tables.create=true} what is
+ * missing (a table, a global index) is created from the declarations instead.
+ */
+class DeclarationTablesIT {
+
+	/** Declarations that each differ from the tables {@link #createMismatchedTables} makes in one way. */
+	private static final String MISMATCHED = """
+			type Query {
+			  node(id: ID!): Node
+			  nodes(ids: [ID!]!): [Node]!
+			}
+
+			type Account implements Node
+			  @table(name: "Accounts", partitionKey: "accountId") {
+			  id: ID!
+			  accountId: String!
+			}
+
+			type Counter implements Node
+			  @table(name: "Counters", partitionKey: "counterId") {
+			  id: ID!
+			  counterId: String!
+			}
+
+			type Visit implements Node
+			  @table(name: "Visits", partitionKey: "page", sortKey: "at") {
+			  id: ID!
+			  page: String!
+			  at: String!
+			}
+
+			type Tag implements Node
+			  @table(name: "Tags", partitionKey: "tag") {
+			  id: ID!
+			  tag: String!
+			}
+
+			type Order implements Node
+			  @table(name: "Orders", partitionKey: "customerId", sortKey: "orderId")
+			  @globalIndex(name: "ByStatus", partitionKey: "status", sortKey: "orderId") {
+			  id: ID!
+			  customerId: String!
+			  orderId: String!
+			  status: String
+			}
+
+			type Post implements Node
+			  @table(name: "Posts", partitionKey: "author", sortKey: "postedAt")
+			  @globalIndex(name: "ByTitle", partitionKey: "author", sortKey: "title") {
+			  id: ID!
+			  author: String!
+			  postedAt: String!
+			  title: String
+			}
+
+			type Event implements Node
+			  @table(name: "Events", partitionKey: "stream", sortKey: "seq")
+			  @localIndex(name: "ByKind", sortKey: "kind") {
+			  id: ID!
+			  stream: String!
+			  seq: Long!
+			  kind: String
+			}
+
+			type Ghost implements Node
+			  @table(name: "Ghosts", partitionKey: "ghostId") {
+			  id: ID!
+			  ghostId: String!
+			}
+			""";
+
+	/** A table that does not exist yet (with a global and a local index) and one that lacks a global index. */
+	private static final String MISSING = """
+			type Query {
+			  node(id: ID!): Node
+			  nodes(ids: [ID!]!): [Node]!
+			}
+
+			type Fresh implements Node
+			  @table(name: "Fresh", partitionKey: "freshId", sortKey: "at")
+			  @globalIndex(name: "ByColour", partitionKey: "colour", sortKey: "at")
+			  @localIndex(name: "BySize", sortKey: "size") {
+			  id: ID!
+			  freshId: String!
+			  at: Long!
+			  colour: String
+			  size: Int
+			}
+
+			type Order implements Node
+			  @table(name: "Orders", partitionKey: "customerId", sortKey: "orderId")
+			  @globalIndex(name: "ByStatus", partitionKey: "status", sortKey: "orderId") {
+			  id: ID!
+			  customerId: String!
+			  orderId: String!
+			  status: String
+			}
+			""";
+
+	@TempDir
+	Path dir;
+
+	private EmbeddedDynamoDb embedded;
+
+	private DynamoDbClient dynamoDb;
+
+	@BeforeEach
+	void startDynamoDb() {
+		this.embedded = EmbeddedDynamoDb.start();
+		this.dynamoDb = IntegrationTest.dynamoDbClient(this.embedded.endpoint());
+	}
+
+	@AfterEach
+	void stopDynamoDb() {
+		this.dynamoDb.close();
+		this.embedded.close();
+	}
+
+	@Test
+	void everyMismatchBetweenTheDeclarationsAndTheTablesStopsTheStart() throws IOException {
+		createMismatchedTables();
+		Path schema = write("mismatched.graphqls", MISMATCHED);
+		String at = this.embedded.endpoint().toString();
+		DeclarationException failure = startFailure(schema, false);
+		assertThat(failure.getMessage()).startsWith("The declarations do not match the tables at " + at + " (8 problems):");
+		String file = schema.toString();
+		assertThat(failure.problems()).containsExactlyInAnyOrder(
+				problem(file, "@table(name: \"Accounts\"", "table `Accounts` has partition key `accountKey`, not "
+						+ "`accountId`: declare `partitionKey: \"accountKey\"`."),
+				problem(file, "@table(name: \"Counters\"", "table `Counters` stores partition key `counterId` as N, but "
+						+ "the declarations make it S: declare its field with a type stored as N (String or ID: S; Int, "
+						+ "Long, Float, Decimal or a timestamp: N; Bytes: B); a key template with constant text, or an "
+						+ "index key that no field stores, is always S."),
+				problem(file, "@table(name: \"Visits\"", "table `Visits` has no sort key, but `at` is declared: remove it."),
+				problem(file, "@table(name: \"Tags\"", "table `Tags` has sort key `n`, not none: declare `sortKey: \"n\"`."),
+				problem(file, "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index `ByStatus`: create "
+						+ "it, or start with dynamo-relay.tables.create=true to have it added."),
+				problem(file, "@globalIndex(name: \"ByTitle\"", "`ByTitle` of table `Posts` is a local index: declare it "
+						+ "with `@localIndex`."),
+				problem(file, "@localIndex(name: \"ByKind\"", "`ByKind` of table `Events` is a global index: declare it "
+						+ "with `@globalIndex`."),
+				problem(file, "@table(name: \"Ghosts\"", "table `Ghosts` does not exist at " + at + ": create it, or "
+						+ "start with dynamo-relay.tables.create=true to have it created from the declarations."));
+		for (Problem problem : failure.problems()) {
+			assertThat(failure.getMessage()).contains("\n  " + file + ":" + problem.location().line() + ": " + problem.message());
+		}
+	}
+
+	@Test
+	void missingTablesAndGlobalIndexesAreCreatedFromTheDeclarations() throws IOException {
+		this.dynamoDb.createTable(table("Orders", key("customerId", ScalarAttributeType.S), key("orderId", ScalarAttributeType.S))
+			.build());
+		Path schema = write("missing.graphqls", MISSING);
+		try (ConfigurableApplicationContext context = start(schema, true)) {
+			assertThat(context.isRunning()).isTrue();
+		}
+		TableDescription fresh = describe("Fresh");
+		assertThat(fresh.tableStatus()).isEqualTo(TableStatus.ACTIVE);
+		assertThat(fresh.keySchema()).containsExactly(hash("freshId"), range("at"));
+		assertThat(fresh.attributeDefinitions()).contains(attribute("freshId", ScalarAttributeType.S),
+				attribute("at", ScalarAttributeType.N), attribute("colour", ScalarAttributeType.S),
+				attribute("size", ScalarAttributeType.N));
+		assertThat(fresh.globalSecondaryIndexes()).singleElement().satisfies((index) -> {
+			assertThat(index.indexName()).isEqualTo("ByColour");
+			assertThat(index.keySchema()).containsExactly(hash("colour"), range("at"));
+			assertThat(index.projection().projectionType()).isEqualTo(ProjectionType.ALL);
+		});
+		assertThat(fresh.localSecondaryIndexes()).singleElement().satisfies((index) -> {
+			assertThat(index.indexName()).isEqualTo("BySize");
+			assertThat(index.keySchema()).containsExactly(hash("freshId"), range("size"));
+		});
+		TableDescription orders = describe("Orders");
+		assertThat(orders.globalSecondaryIndexes()).singleElement().satisfies((index) -> {
+			assertThat(index.indexName()).isEqualTo("ByStatus");
+			assertThat(index.keySchema()).containsExactly(hash("status"), range("orderId"));
+			assertThat(index.indexStatus()).isEqualTo(IndexStatus.ACTIVE);
+		});
+		assertThat(orders.attributeDefinitions()).contains(attribute("status", ScalarAttributeType.S));
+	}
+
+	@Test
+	void whatIsMissingIsNotCreatedWithoutTablesCreate() throws IOException {
+		this.dynamoDb.createTable(table("Orders", key("customerId", ScalarAttributeType.S), key("orderId", ScalarAttributeType.S))
+			.build());
+		Path schema = write("missing.graphqls", MISSING);
+		DeclarationException failure = startFailure(schema, false);
+		assertThat(failure.problems()).containsExactlyInAnyOrder(
+				problem(schema.toString(), "@table(name: \"Fresh\"", "table `Fresh` does not exist at "
+						+ this.embedded.endpoint() + ": create it, or start with dynamo-relay.tables.create=true to have it "
+						+ "created from the declarations."),
+				problem(schema.toString(), "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index "
+						+ "`ByStatus`: create it, or start with dynamo-relay.tables.create=true to have it added."));
+		assertThat(this.dynamoDb.listTables().tableNames()).containsExactly("Orders");
+		assertThat(describe("Orders").globalSecondaryIndexes()).isEmpty();
+	}
+
+	// ---- the tables
+
+	/** Tables that each differ from {@link #MISMATCHED} in one way; {@code Ghosts} is not created. */
+	private void createMismatchedTables() {
+		this.dynamoDb.createTable(table("Accounts", key("accountKey", ScalarAttributeType.S), null).build());
+		this.dynamoDb.createTable(table("Counters", key("counterId", ScalarAttributeType.N), null).build());
+		this.dynamoDb.createTable(table("Visits", key("page", ScalarAttributeType.S), null).build());
+		this.dynamoDb.createTable(table("Tags", key("tag", ScalarAttributeType.S), key("n", ScalarAttributeType.N)).build());
+		this.dynamoDb.createTable(table("Orders", key("customerId", ScalarAttributeType.S), key("orderId", ScalarAttributeType.S))
+			.build());
+		this.dynamoDb.createTable(table("Posts", key("author", ScalarAttributeType.S), key("postedAt", ScalarAttributeType.S),
+				key("title", ScalarAttributeType.S))
+			.localSecondaryIndexes(LocalSecondaryIndex.builder()
+				.indexName("ByTitle")
+				.keySchema(hash("author"), range("title"))
+				.projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+				.build())
+			.build());
+		this.dynamoDb.createTable(table("Events", key("stream", ScalarAttributeType.S), key("seq", ScalarAttributeType.N),
+				key("kind", ScalarAttributeType.S))
+			.globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+				.indexName("ByKind")
+				.keySchema(hash("kind"), range("seq"))
+				.projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+				.build())
+			.build());
+	}
+
+	private record Key(String name, ScalarAttributeType type) {
+	}
+
+	private static Key key(String name, ScalarAttributeType type) {
+		return new Key(name, type);
+	}
+
+	private static CreateTableRequest.Builder table(String name, Key partition, Key sort, Key... others) {
+		List<AttributeDefinition> attributes = new ArrayList<>();
+		List<KeySchemaElement> keys = new ArrayList<>();
+		attributes.add(attribute(partition.name(), partition.type()));
+		keys.add(hash(partition.name()));
+		if (sort != null) {
+			attributes.add(attribute(sort.name(), sort.type()));
+			keys.add(range(sort.name()));
+		}
+		for (Key other : others) {
+			attributes.add(attribute(other.name(), other.type()));
+		}
+		return CreateTableRequest.builder()
+			.tableName(name)
+			.attributeDefinitions(attributes)
+			.keySchema(keys)
+			.billingMode(BillingMode.PAY_PER_REQUEST);
+	}
+
+	private TableDescription describe(String table) {
+		return this.dynamoDb.describeTable((describe) -> describe.tableName(table)).table();
+	}
+
+	private static AttributeDefinition attribute(String name, ScalarAttributeType type) {
+		return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+	}
+
+	private static KeySchemaElement hash(String name) {
+		return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
+	}
+
+	private static KeySchemaElement range(String name) {
+		return KeySchemaElement.builder().attributeName(name).keyType(KeyType.RANGE).build();
+	}
+
+	// ---- the application
+
+	private ConfigurableApplicationContext start(Path schema, boolean create) {
+		return new SpringApplicationBuilder(DynamoRelayApplication.class).run("--server.port=0",
+				"--dynamo-relay.schema.locations=file:" + schema,
+				"--dynamo-relay.dynamodb.endpoint=" + this.embedded.endpoint(), "--dynamo-relay.cursor.secret=x",
+				"--dynamo-relay.tables.create=" + create);
+	}
+
+	/** The declaration failure a start with {@code schema} ends with. */
+	private DeclarationException startFailure(Path schema, boolean create) {
+		List<Throwable> thrown = new ArrayList<>();
+		assertThatThrownBy(() -> start(schema, create).close()).satisfies(thrown::add);
+		for (Throwable cause = thrown.get(0); cause != null; cause = cause.getCause()) {
+			if (cause instanceof DeclarationException declaration) {
+				return declaration;
+			}
+		}
+		return fail("the start failed otherwise", thrown.get(0));
+	}
+
+	private Path write(String name, String schema) throws IOException {
+		return Files.writeString(this.dir.resolve(name), schema).toAbsolutePath().normalize();
+	}
+
+	private static Problem problem(String file, String snippet, String message) {
+		String schema = file.endsWith("mismatched.graphqls") ? MISMATCHED : MISSING;
+		int at = schema.indexOf(snippet);
+		assertThat(at).as(snippet).isNotNegative();
+		assertThat(schema.indexOf(snippet, at + 1)).as(snippet).isNegative();
+		return new Problem(new Location(file, (int) schema.substring(0, at).chars().filter((c) -> c == '\n').count() + 1),
+				message);
+	}
+
+}
