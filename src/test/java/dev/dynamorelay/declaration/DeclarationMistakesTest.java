@@ -675,6 +675,34 @@ class DeclarationMistakesTest {
 	}
 
 	@Test
+	void aSortKeyOrFilterArgumentOnATimestampThatIsNoString() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  logs(stream: String!, first: Int, after: String, last: Int, before: String,
+				       since: Long @sortKey(op: GE),
+				       between: [Int!] @sortKey(op: BETWEEN),
+				       touchedAfter: Long @filter(attribute: "touched", op: GT)): LogConnection! @query
+				}
+
+				type Log implements Node @table(name: "Logs", partitionKey: "stream", sortKey: "at") {
+				  id: ID!
+				  stream: String!
+				  at: String! @timestamp(format: EPOCH_MILLIS)
+				  touched: String @timestamp(format: ISO)
+				}
+				""";
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(3);
+		assertProblem(problems.get(0), line(schema, "since: Long"),
+				"`Query.logs(since:)` compares timestamp `at`: declare it as a `String` of ISO-8601 instants.");
+		assertProblem(problems.get(1), line(schema, "between: [Int!]"),
+				"`Query.logs(between:)` compares timestamp `at`: declare it as a `String` of ISO-8601 instants (`[String!]`).");
+		assertProblem(problems.get(2), line(schema, "touchedAfter: Long"),
+				"`Query.logs(touchedAfter:)` compares timestamp `touched`: declare it as a `String` of ISO-8601 instants.");
+	}
+
+	@Test
 	void aConnectionOfAnUndeclaredIndex() {
 		String schema = """
 				type Query {
