@@ -176,7 +176,9 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 	private static AttributeValue sortValue(SortArgument argument, String prefix, Object value) {
 		AttributeValue written = argument.type().write(argument.name(), value);
 		if (!prefix.isEmpty()) {
-			written = AttributeValue.fromS(prefix + argument.type().keyText(written));
+			// The value itself must not be empty: the prefix alone would make `""` a valid key.
+			String text = argument.type().keyText(checkSortKey(argument.name(), written));
+			written = AttributeValue.fromS(prefix + text);
 		}
 		return checkSortKey(argument.name(), written);
 	}

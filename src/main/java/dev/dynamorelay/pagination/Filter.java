@@ -37,7 +37,8 @@ public record Filter(String attribute, Op op, List<AttributeValue> values) {
 	String expression(String name, String valuePrefix) {
 		return switch (this.op) {
 			case EQ -> name + " = " + valuePrefix + "0";
-			case NE -> name + " <> " + valuePrefix + "0";
+			// DynamoDB's `<>` is true for an item without the attribute; a filter never matches one.
+			case NE -> "(attribute_exists(" + name + ") AND " + name + " <> " + valuePrefix + "0)";
 			case LT -> name + " < " + valuePrefix + "0";
 			case LE -> name + " <= " + valuePrefix + "0";
 			case GT -> name + " > " + valuePrefix + "0";

@@ -37,6 +37,7 @@ public abstract class IntegrationTest {
 	@Autowired
 	protected Declarations declarations;
 
+	/** The sample's tables; null when the server serves other schema files (see {@link #servesSample()}). */
 	protected Tables tables;
 
 	protected Ids ids;
@@ -60,11 +61,16 @@ public abstract class IntegrationTest {
 			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(64 * 1024 * 1024))
 			.build();
 		this.graphQl = HttpGraphQlTester.create(client);
-		this.tables = Tables.of(this.declarations);
+		this.tables = servesSample() ? Tables.of(this.declarations) : null;
 		this.ids = new Ids(this.declarations);
 		this.dynamoDb = dynamoDbClient(dynamoDbEndpoint());
 		this.fixtures = new Fixtures(this.dynamoDb, this.tables);
 		this.walker = new Walker(this::execute);
+	}
+
+	/** Whether the server serves the sample's declarations (User, Purchase, Movie), as it does by default. */
+	protected boolean servesSample() {
+		return this.declarations.entities().keySet().containsAll(java.util.List.of("User", "Purchase", "Movie"));
 	}
 
 	/** Where the server's DynamoDB is; the embedded one unless a test configures another. */
