@@ -453,8 +453,8 @@ public final class DeclarationReader {
 		List<SortArgument> sortArguments = new ArrayList<>();
 		Optional<String> order = Optional.empty();
 		if (scan) {
-			definition = ConnectionDefinition.scan(coordinates, table.physicalName(), index.map(Index::name), position,
-					consistent, Declarations.typing(nodes));
+			definition = ConnectionDefinition.scan(coordinates, table.physicalName(), index.map(Index::name),
+					index.map(Index::global).orElse(false), position, consistent, Declarations.typing(nodes));
 			for (InputValueDefinition argument : field.getInputValueDefinitions()) {
 				if (directive(argument, "sortKey") != null) {
 					problem(argument, "`%s` is a Scan, which has no key range: `@sortKey` needs `@query`."
@@ -468,7 +468,8 @@ public final class DeclarationReader {
 		}
 		else {
 			definition = ConnectionDefinition.query(coordinates, table.physicalName(), index.map(Index::name),
-					partitionKey, sortKey, position, consistent, Declarations.typing(nodes));
+					index.map(Index::global).orElse(false), partitionKey, sortKey, position, consistent,
+					Declarations.typing(nodes));
 			String template = string(directive, "partitionKey");
 			boolean defaulted = template == null;
 			ValueType keyType = keyValueType(partitionKey, nodes);

@@ -18,7 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param field the GraphQL field coordinate, e.g. {@code User.purchases}; binds cursors to it
  * @param table the table name
- * @param index the index name, for a connection over a GSI
+ * @param index the index name, for a connection over a GSI or an LSI
+ * @param globalIndex whether the index is a GSI, which holds only its projection: a read of it cannot
+ * fetch the other attributes from the table, as a read of an LSI does
  * @param partitionKey the partition key the connection's key condition fixes (Query), or empty (Scan)
  * @param sortKey the sort key of the table or index read, if any: what sort key conditions compare
  * @param positionKey the attributes of an item's position, in a fixed order
@@ -27,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * connection (in a partition shared by types the connection does not serve)
  * @param <T> the node type
  */
-public record ConnectionDefinition<T>(String field, String table, Optional<String> index,
+public record ConnectionDefinition<T>(String field, String table, Optional<String> index, boolean globalIndex,
 		Optional<KeyAttribute> partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
 		boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
 
@@ -39,6 +41,9 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 		Objects.requireNonNull(sortKey, "sortKey");
 		Objects.requireNonNull(mapper, "mapper");
 		positionKey = List.copyOf(positionKey);
+		if (globalIndex && index.isEmpty()) {
+			throw new IllegalArgumentException("a global index needs its name");
+		}
 		if (positionKey.isEmpty()) {
 			throw new IllegalArgumentException("a connection needs at least one position attribute");
 		}
@@ -55,17 +60,18 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 
 	/** A connection that Queries one partition of a table or index. */
 	public static <T> ConnectionDefinition<T> query(String field, String table, Optional<String> index,
-			KeyAttribute partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
-			boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
-		return new ConnectionDefinition<>(field, table, index, Optional.of(partitionKey), sortKey, positionKey,
-				consistentRead, mapper);
+			boolean globalIndex, KeyAttribute partitionKey, Optional<KeyAttribute> sortKey,
+			List<KeyAttribute> positionKey, boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, index, globalIndex, Optional.of(partitionKey), sortKey,
+				positionKey, consistentRead, mapper);
 	}
 
 	/** A connection that Scans a whole table or index. A Scan cannot be read backwards. */
 	public static <T> ConnectionDefinition<T> scan(String field, String table, Optional<String> index,
-			List<KeyAttribute> positionKey, boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
-		return new ConnectionDefinition<>(field, table, index, Optional.empty(), Optional.empty(), positionKey,
-				consistentRead, mapper);
+			boolean globalIndex, List<KeyAttribute> positionKey, boolean consistentRead,
+			Function<Map<String, AttributeValue>, T> mapper) {
+		return new ConnectionDefinition<>(field, table, index, globalIndex, Optional.empty(), Optional.empty(),
+				positionKey, consistentRead, mapper);
 	}
 
 	/** Whether the connection reads with Scan (no key range, no backward reading). */

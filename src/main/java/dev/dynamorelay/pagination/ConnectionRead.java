@@ -215,7 +215,11 @@ public final class ConnectionRead<T> {
 		AwsRequestOverrideConfiguration timeout = AwsRequestOverrideConfiguration.builder()
 			.apiCallTimeout(Duration.ofNanos(remaining))
 			.build();
-		Select select = countOnly ? Select.COUNT : Select.ALL_ATTRIBUTES;
+		// DynamoDB refuses ALL_ATTRIBUTES for a global index whose projection is not ALL (KEYS_ONLY, INCLUDE):
+		// it cannot fetch the rest from the table. ALL_PROJECTED_ATTRIBUTES reads what the index holds, all
+		// of the item under projection ALL.
+		Select select = countOnly ? Select.COUNT
+				: this.definition.globalIndex() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES;
 		if (this.definition.isScan()) {
 			ScanRequest.Builder scan = ScanRequest.builder()
 				.tableName(this.definition.table())

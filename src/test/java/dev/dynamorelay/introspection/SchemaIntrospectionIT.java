@@ -467,7 +467,7 @@ class SchemaIntrospectionIT {
 		return schema.substring(start, schema.indexOf("\n}\n", declaration) + 3);
 	}
 
-	private static Output capture(Supplier<Integer> command) {
+	static Output capture(Supplier<Integer> command) {
 		PrintStream out = System.out;
 		PrintStream err = System.err;
 		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
@@ -505,7 +505,7 @@ class SchemaIntrospectionIT {
 		return AttributeValue.fromN(value);
 	}
 
-	private record Output(int exitCode, String stdout, String stderr) {
+	record Output(int exitCode, String stdout, String stderr) {
 	}
 
 }

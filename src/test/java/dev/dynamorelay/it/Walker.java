@@ -20,13 +20,13 @@ public final class Walker {
 
 	private final BiFunction<String, Map<String, Object>, GraphQlResponse> execute;
 
-	Walker(BiFunction<String, Map<String, Object>, GraphQlResponse> execute) {
+	public Walker(BiFunction<String, Map<String, Object>, GraphQlResponse> execute) {
 		this.execute = execute;
 	}
 
 	/** One page of the connection at {@code path} (e.g. {@code user.purchases}). */
 	@SuppressWarnings("unchecked")
-	Page page(String document, String path, Map<String, Object> variables) {
+	public Page page(String document, String path, Map<String, Object> variables) {
 		GraphQlResponse response = this.execute.apply(document, variables);
 		assertThat(response.getErrors()).as("errors of %s", variables).isEmpty();
 		Map<String, Object> connection = response.field(path).getValue();
@@ -40,13 +40,13 @@ public final class Walker {
 	 * Walks forwards from the start to the end; with {@code exact}, also checks that
 	 * {@code hasNextPage} is never true in front of an empty page and pages are full until the end.
 	 */
-	List<Map<String, Object>> forward(String document, String path, Map<String, Object> arguments, int pageSize,
+	public List<Map<String, Object>> forward(String document, String path, Map<String, Object> arguments, int pageSize,
 			boolean exact) {
 		return forwardFrom(document, path, arguments, pageSize, exact, null);
 	}
 
-	List<Map<String, Object>> forwardFrom(String document, String path, Map<String, Object> arguments, int pageSize,
-			boolean exact, String start) {
+	public List<Map<String, Object>> forwardFrom(String document, String path, Map<String, Object> arguments,
+			int pageSize, boolean exact, String start) {
 		List<Map<String, Object>> nodes = new ArrayList<>();
 		Set<String> cursors = new HashSet<>();
 		String after = start;
@@ -75,13 +75,13 @@ public final class Walker {
 	}
 
 	/** Walks backwards from the end to the start; nodes come back in the connection's order. */
-	List<Map<String, Object>> backward(String document, String path, Map<String, Object> arguments, int pageSize,
+	public List<Map<String, Object>> backward(String document, String path, Map<String, Object> arguments, int pageSize,
 			boolean exact) {
 		return backwardFrom(document, path, arguments, pageSize, exact, null);
 	}
 
-	List<Map<String, Object>> backwardFrom(String document, String path, Map<String, Object> arguments, int pageSize,
-			boolean exact, String start) {
+	public List<Map<String, Object>> backwardFrom(String document, String path, Map<String, Object> arguments,
+			int pageSize, boolean exact, String start) {
 		List<Map<String, Object>> nodes = new ArrayList<>();
 		Set<String> cursors = new HashSet<>();
 		String before = start;
@@ -123,39 +123,39 @@ public final class Walker {
 	}
 
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> node(Map<String, Object> edge) {
+	public static Map<String, Object> node(Map<String, Object> edge) {
 		return (Map<String, Object>) edge.get("node");
 	}
 
 	/** One page as the client saw it. */
-	record Page(List<Map<String, Object>> edges, Map<String, Object> pageInfo, Object totalCount,
+	public record Page(List<Map<String, Object>> edges, Map<String, Object> pageInfo, Object totalCount,
 			Map<String, Object> dynamodb) {
 
-		boolean hasNextPage() {
+		public boolean hasNextPage() {
 			return (Boolean) this.pageInfo.get("hasNextPage");
 		}
 
-		boolean hasPreviousPage() {
+		public boolean hasPreviousPage() {
 			return (Boolean) this.pageInfo.get("hasPreviousPage");
 		}
 
-		String startCursor() {
+		public String startCursor() {
 			return (String) this.pageInfo.get("startCursor");
 		}
 
-		String endCursor() {
+		public String endCursor() {
 			return (String) this.pageInfo.get("endCursor");
 		}
 
-		List<String> cursors() {
+		public List<String> cursors() {
 			return this.edges.stream().map((edge) -> (String) edge.get("cursor")).toList();
 		}
 
-		long requests() {
+		public long requests() {
 			return ((Number) this.dynamodb.get("requests")).longValue();
 		}
 
-		long scannedCount() {
+		public long scannedCount() {
 			return ((Number) this.dynamodb.get("scannedCount")).longValue();
 		}
 

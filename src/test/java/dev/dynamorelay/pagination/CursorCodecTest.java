@@ -19,13 +19,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CursorCodecTest {
 
 	private static final ConnectionDefinition<Object> BY_CATEGORY = ConnectionDefinition.query("Query.byCategory",
-			"UserPurchases", Optional.of("ByCategory"), KeyAttribute.string("category"),
+			"UserPurchases", Optional.of("ByCategory"), true, KeyAttribute.string("category"),
 			Optional.of(KeyAttribute.number("purchasedAt")),
 			List.of(KeyAttribute.string("category"), KeyAttribute.number("purchasedAt"), KeyAttribute.string("userId")),
 			false, (item) -> item);
 
 	private static final ConnectionDefinition<Object> PURCHASES = ConnectionDefinition.query("User.purchases",
-			"UserPurchases", Optional.empty(), KeyAttribute.string("userId"), Optional.of(KeyAttribute.number("purchasedAt")),
+			"UserPurchases", Optional.empty(), false, KeyAttribute.string("userId"),
+			Optional.of(KeyAttribute.number("purchasedAt")),
 			List.of(KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt")), false, (item) -> item);
 
 	private static final Map<String, AttributeValue> ITEM = Map.of("category", AttributeValue.fromS("books"),
