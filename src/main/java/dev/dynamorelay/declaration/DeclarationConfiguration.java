@@ -1,6 +1,7 @@
 package dev.dynamorelay.declaration;
 
 import java.util.Comparator;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +45,9 @@ public class DeclarationConfiguration {
 	/** The configured files join the declaration language's file, which Spring GraphQL loads itself. */
 	@Bean
 	GraphQlSourceBuilderCustomizer declaredSchemaFiles(SchemaFiles files) {
-		return (builder) -> builder.schemaResources(files.files().values().toArray(org.springframework.core.io.Resource[]::new));
+		return (builder) -> builder
+			.schemaResources(files.files().values().toArray(org.springframework.core.io.Resource[]::new))
+			.configureTypeDefinitions(new GeneratedConnections());
 	}
 
 	/** The declared tables, created where missing (if allowed) and checked; other start-up work waits for it. */
@@ -58,8 +61,7 @@ public class DeclarationConfiguration {
 		String endpoint = dynamo.url()
 			.map(Object::toString)
 			.orElseGet(() -> dynamo.aws() ? "AWS" : embedded.getObject().endpoint().toString());
-		setup.check(endpoint);
-		return new DeclaredTables(declarations);
+		return new DeclaredTables(declarations, setup.check(endpoint));
 	}
 
 	@Bean
@@ -78,8 +80,21 @@ public class DeclarationConfiguration {
 	 * The declarations once their tables exist and match them.
 	 *
 	 * @param declarations the checked declarations
+	 * @param partialIndexes the global indexes that hold only part of their items, as
+	 * {@link TableSetup#indexKey} names them: reads of them are completed from the table
 	 */
-	public record DeclaredTables(Declarations declarations) {
+	public record DeclaredTables(Declarations declarations, Set<String> partialIndexes) {
+
+		public DeclaredTables {
+			partialIndexes = Set.copyOf(partialIndexes);
+		}
+
+		/** Whether {@code definition} reads a global index that lacks attributes of its items. */
+		public boolean partial(dev.dynamorelay.pagination.ConnectionDefinition<?> definition) {
+			return definition.globalIndex()
+					&& this.partialIndexes.contains(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()));
+		}
+
 	}
 
 }

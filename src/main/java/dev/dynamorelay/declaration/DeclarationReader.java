@@ -447,6 +447,8 @@ public final class DeclarationReader {
 		KeyAttribute partitionKey = index.map(Index::partitionKey).orElse(table.partitionKey());
 		Optional<KeyAttribute> sortKey = index.isPresent() ? index.get().sortKey() : table.sortKey();
 		List<KeyAttribute> position = positionKey(table, index);
+		List<Entity> inTable = this.entities.values().stream().filter((entity) -> entity.table() == table).toList();
+		var typing = Declarations.typing(inTable, nodes);
 		ConnectionDefinition<Item> definition;
 		Optional<KeyValue> partition = Optional.empty();
 		String sortKeyPrefix = "";
@@ -454,7 +456,7 @@ public final class DeclarationReader {
 		Optional<String> order = Optional.empty();
 		if (scan) {
 			definition = ConnectionDefinition.scan(coordinates, table.physicalName(), index.map(Index::name),
-					index.map(Index::global).orElse(false), position, consistent, Declarations.typing(nodes));
+					index.map(Index::global).orElse(false), position, consistent, typing);
 			for (InputValueDefinition argument : field.getInputValueDefinitions()) {
 				if (directive(argument, "sortKey") != null) {
 					problem(argument, "`%s` is a Scan, which has no key range: `@sortKey` needs `@query`."
@@ -468,13 +470,13 @@ public final class DeclarationReader {
 		}
 		else {
 			definition = ConnectionDefinition.query(coordinates, table.physicalName(), index.map(Index::name),
-					index.map(Index::global).orElse(false), partitionKey, sortKey, position, consistent,
-					Declarations.typing(nodes));
+					index.map(Index::global).orElse(false), partitionKey, sortKey, position, consistent, typing);
 			String template = string(directive, "partitionKey");
 			boolean defaulted = template == null;
 			ValueType keyType = keyValueType(partitionKey, nodes);
 			partition = keyValue(partitionKey.name(), defaulted ? "{" + partitionKey.name() + "}" : template, keyType,
-					KeyValue.MAX_PARTITION_KEY_BYTES, field, parent, directive, coordinates, defaulted);
+					KeyValue.MAX_PARTITION_KEY_BYTES, field, parent, directive, coordinates, defaulted,
+					(nodes.size() == 1) ? nodes.get(0).fields() : Map.of());
 			if (partition.isEmpty()) {
 				return;
 			}
@@ -520,6 +522,13 @@ public final class DeclarationReader {
 								+ "use it in the `partitionKey` template, or remove it.").formatted(argument.getName(),
 										coordinates));
 			}
+		}
+		if (inTable.size() > nodes.size()) {
+			// The reads may match items of the table's other types: totalCount counts only this connection's.
+			List<String> telling = new ArrayList<>();
+			position.forEach((attribute) -> telling.add(attribute.name()));
+			table.typeAttribute().ifPresent(telling::add);
+			definition = definition.withTypedCount(telling);
 		}
 		this.connections.add(new DeclaredConnection(FieldCoordinates.coordinates(type.getName(), field.getName()),
 				definition, partition, sortKeyPrefix, sortArguments, filters, order));
@@ -619,7 +628,8 @@ public final class DeclarationReader {
 	 * A defaulted template ({@code {attribute}}) also finds the parent's field that stores the attribute.
 	 */
 	private Optional<KeyValue> keyValue(String attribute, String source, ValueType keyType, int maxBytes,
-			FieldDefinition field, Entity parent, Directive at, String coordinates, boolean defaulted) {
+			FieldDefinition field, Entity parent, Directive at, String coordinates, boolean defaulted,
+			Map<String, AttributeField> placeholderFields) {
 		KeyTemplate template;
 		try {
 			template = KeyTemplate.parse(source);
@@ -632,7 +642,10 @@ public final class DeclarationReader {
 		for (String placeholder : template.placeholders()) {
 			InputValueDefinition argument = argument(field, placeholder);
 			if (argument != null) {
-				ValueType type = template.isPlaceholder() ? keyType : valueType(argument.getType(), argument);
+				// In a composed key, an argument is written as the field it fills (a timestamp as its stored digits).
+				AttributeField filled = placeholderFields.get(placeholder);
+				ValueType type = template.isPlaceholder() ? keyType
+						: (filled != null) ? filled.type() : valueType(argument.getType(), argument);
 				sources.put(placeholder, new KeyValue.Source(placeholder, true, (type != null) ? type : new ValueType.Text()));
 				continue;
 			}
@@ -684,7 +697,18 @@ public final class DeclarationReader {
 					+ "use LE, or BETWEEN.").formatted(coordinates, argument.getName(), prefix));
 			return null;
 		}
-		ValueType type = prefix.isEmpty() ? keyValueType(sortKey.get(), nodes) : new ValueType.Text();
+		ValueType type = prefix.isEmpty() ? keyValueType(sortKey.get(), nodes) : prefixedType(prefix, nodes);
+		if (!prefix.isEmpty() && type instanceof ValueType.Timestamp) {
+			ValueType argumentType = valueType(argument.getType(), argument);
+			if (argumentType instanceof ValueType.ListOf listOf) {
+				argumentType = listOf.element();
+			}
+			if (!(argumentType instanceof ValueType.Text)) {
+				problem(argument, "`%s(%s:)` compares a timestamp in sort keys `%s...`: declare it as a `String` of ISO-8601 instants%s."
+					.formatted(coordinates, argument.getName(), prefix, (op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
+				return null;
+			}
+		}
 		if (prefix.isEmpty()) {
 			ValueType argumentType = valueType(argument.getType(), argument);
 			// An argument of a plain scalar on a field that stores the key otherwise (a timestamp) converts.
@@ -710,6 +734,26 @@ public final class DeclarationReader {
 			}
 		}
 		return new SortArgument(argument.getName(), op, type);
+	}
+
+	/**
+	 * How a sort-key argument is written after a prefix: as the field of the node type's sort template
+	 * that follows the prefix (a timestamp stored as epoch milliseconds is compared as those digits), or
+	 * as text.
+	 */
+	private static ValueType prefixedType(String prefix, List<Entity> nodes) {
+		if (nodes.size() == 1 && nodes.get(0).sort().isPresent()) {
+			KeyTemplate sort = nodes.get(0).sort().get();
+			List<KeyTemplate.Part> parts = sort.parts();
+			if (parts.size() >= 2 && parts.get(0).isConstant() && parts.get(0).text().equals(prefix)
+					&& !parts.get(1).isConstant()) {
+				AttributeField field = nodes.get(0).fields().get(parts.get(1).text());
+				if (field != null) {
+					return field.type();
+				}
+			}
+		}
+		return new ValueType.Text();
 	}
 
 	private FilterArgument filterArgument(InputValueDefinition argument, Directive directive, List<Entity> nodes,
@@ -789,13 +833,13 @@ public final class DeclarationReader {
 			.orElse(target.partition().source());
 		Optional<KeyValue> partition = keyValue(table.partitionKey().name(), partitionSource,
 				keyValueType(table.partitionKey(), List.of(target)), KeyValue.MAX_PARTITION_KEY_BYTES, field, parent,
-				directive, coordinates, false);
+				directive, coordinates, false, target.fields());
 		Optional<KeyValue> sort = Optional.empty();
 		if (table.sortKey().isPresent()) {
 			String sortSource = Optional.ofNullable(string(directive, "sortKey"))
 				.orElse(target.sort().map(KeyTemplate::source).orElse(null));
 			sort = keyValue(table.sortKey().get().name(), sortSource, keyValueType(table.sortKey().get(), List.of(target)),
-					KeyValue.MAX_SORT_KEY_BYTES, field, parent, directive, coordinates, false);
+					KeyValue.MAX_SORT_KEY_BYTES, field, parent, directive, coordinates, false, target.fields());
 			if (sort.isEmpty()) {
 				return;
 			}

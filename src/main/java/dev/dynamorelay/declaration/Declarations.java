@@ -1,9 +1,11 @@
 package dev.dynamorelay.declaration;
 
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -49,25 +51,33 @@ public record Declarations(Map<String, Table> tables, Map<String, Entity> entiti
 	}
 
 	/**
-	 * A function that recognises an item as one of {@code candidates} (the most specific key template
-	 * wins), or returns {@code null} for an item of none of them.
+	 * A function that recognises an item as the type of {@code inTable} whose key templates (or type
+	 * value) it matches, the most specific template winning, and returns it when that type is one of
+	 * {@code served}, else {@code null}. Every type of the table takes part, so that an item of another
+	 * type whose key merely starts like a served type's is not taken for one.
 	 */
-	public static Function<Map<String, AttributeValue>, Item> typing(List<Entity> candidates) {
-		List<Entity> ordered = candidates.stream()
+	public static Function<Map<String, AttributeValue>, Item> typing(List<Entity> inTable, Collection<Entity> served) {
+		List<Entity> ordered = inTable.stream()
 			.sorted(Comparator.comparingInt(Entity::specificity).reversed().thenComparing(Entity::name))
 			.toList();
+		Set<Entity> accepted = Set.copyOf(served);
 		if (ordered.size() == 1) {
 			Entity only = ordered.get(0);
-			return (item) -> only.matches(item) ? new Item(only, item) : null;
+			return accepted.contains(only) ? (item) -> only.matches(item) ? new Item(only, item) : null : (item) -> null;
 		}
 		return (item) -> {
 			for (Entity entity : ordered) {
 				if (entity.matches(item)) {
-					return new Item(entity, item);
+					return accepted.contains(entity) ? new Item(entity, item) : null;
 				}
 			}
 			return null;
 		};
+	}
+
+	/** The declared types stored in {@code table}. */
+	public List<Entity> entitiesIn(Table table) {
+		return this.entities.values().stream().filter((entity) -> entity.table().name().equals(table.name())).toList();
 	}
 
 	/** Refuses an id that names a declared type but not this one. */

@@ -6,6 +6,8 @@ import java.util.function.Function;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.error.InvalidArgumentException;
+
 /**
  * A key template of a connection or lookup, with where each placeholder's value comes from: an
  * argument of the field, or a field of the parent item.
@@ -32,18 +34,14 @@ public record KeyValue(String attribute, KeyTemplate template, Map<String, Sourc
 	/**
 	 * The key value for a call with {@code arguments} under {@code parent}; empty when the parent has no
 	 * value for a placeholder (the connection or lookup is then empty, not an error).
-	 * @throws dev.dynamorelay.error.InvalidArgumentException when an argument cannot be a key
+	 * @throws InvalidArgumentException when an argument is left out or cannot be a key
 	 */
 	public Optional<AttributeValue> value(Function<String, Object> arguments, Item parent) {
 		if (this.template.isPlaceholder()) {
 			Source source = this.sources.get(this.template.placeholders().get(0));
 			AttributeValue value;
 			if (source.argument()) {
-				Object argument = arguments.apply(source.name());
-				if (argument == null) {
-					return Optional.empty();
-				}
-				value = this.keyType.write(source.name(), argument);
+				value = this.keyType.write(source.name(), required(source, arguments));
 			}
 			else {
 				value = parentValue(source, parent);
@@ -60,8 +58,10 @@ public record KeyValue(String attribute, KeyTemplate template, Map<String, Sourc
 			Source source = this.sources.get(name);
 			String text;
 			if (source.argument()) {
-				Object argument = arguments.apply(source.name());
-				text = (argument != null) ? source.type().keyText(source.type().write(source.name(), argument)) : null;
+				text = source.type().keyText(source.type().write(source.name(), required(source, arguments)));
+				if (text == null || text.isEmpty()) {
+					throw new InvalidArgumentException("`%s` must not be empty.".formatted(source.name()));
+				}
 			}
 			else {
 				AttributeValue value = parentValue(source, parent);
@@ -77,6 +77,15 @@ public record KeyValue(String attribute, KeyTemplate template, Map<String, Sourc
 			return Optional.empty();
 		}
 		return Optional.of(ValueType.checkKey(this.attribute, AttributeValue.fromS(key), this.maxBytes));
+	}
+
+	/** An argument that fills a key: it selects what is read, so it cannot be left out. */
+	private static Object required(Source source, Function<String, Object> arguments) {
+		Object argument = arguments.apply(source.name());
+		if (argument == null) {
+			throw new InvalidArgumentException("Pass `%s`: it selects the items to read.".formatted(source.name()));
+		}
+		return argument;
 	}
 
 	private static AttributeValue parentValue(Source source, Item parent) {

@@ -21,7 +21,6 @@ import graphql.schema.idl.UnExecutableSchemaGenerator;
 import graphql.schema.idl.errors.SchemaProblem;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
-import org.springframework.graphql.execution.ConnectionTypeDefinitionConfigurer;
 
 import dev.dynamorelay.declaration.DeclarationException.Problem;
 
@@ -120,7 +119,7 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 			}
 		}
 		if (problems.isEmpty()) {
-			new ConnectionTypeDefinitionConfigurer().configure(registry);
+			new GeneratedConnections().configure(registry);
 			try {
 				UnExecutableSchemaGenerator.makeUnExecutableSchema(registry);
 			}

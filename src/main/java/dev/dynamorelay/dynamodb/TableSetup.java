@@ -73,12 +73,14 @@ public final class TableSetup {
 	}
 
 	/**
-	 * Compares each declared table with DynamoDB's.
+	 * Compares each declared table with DynamoDB's, and returns the global indexes that hold only part
+	 * of their items (projection KEYS_ONLY or INCLUDE), as {@link #indexKey} values.
 	 * @throws DeclarationException listing every mismatch
 	 */
-	public void check(String endpoint) throws Exception {
+	public Set<String> check(String endpoint) throws Exception {
 		Set<String> existing = listTables();
 		List<Problem> problems = new ArrayList<>();
+		Set<String> partial = new java.util.TreeSet<>();
 		for (Table table : this.declarations.tables().values()) {
 			if (!existing.contains(table.physicalName())) {
 				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it, or start with "
@@ -86,10 +88,40 @@ public final class TableSetup {
 					.formatted(table.physicalName(), endpoint)));
 				continue;
 			}
-			compare(table, describe(table.physicalName()).get(WAIT.toSeconds(), TimeUnit.SECONDS), problems);
+			TableDescription described = describe(table.physicalName()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+			compare(table, described, problems);
+			projections(table, described, partial, problems);
 		}
 		if (!problems.isEmpty()) {
 			throw new DeclarationException("The declarations do not match the tables at " + endpoint, problems);
+		}
+		return partial;
+	}
+
+	/** How {@link #check} names a global index: its table's name as DynamoDB knows it and its own. */
+	public static String indexKey(String physicalTable, String index) {
+		return physicalTable + "/" + index;
+	}
+
+	/**
+	 * Collects the declared global indexes that do not project all attributes. Their items are completed
+	 * from the table when read, but must be typed from what they hold: a type attribute must be projected.
+	 */
+	private static void projections(Table table, TableDescription described, Set<String> partial,
+			List<Problem> problems) {
+		for (GlobalSecondaryIndexDescription gsi : described.globalSecondaryIndexes()) {
+			Index index = table.indexes().get(gsi.indexName());
+			if (index == null || !index.global() || gsi.projection() == null
+					|| gsi.projection().projectionType() == ProjectionType.ALL) {
+				continue;
+			}
+			partial.add(indexKey(table.physicalName(), gsi.indexName()));
+			String type = table.typeAttribute().orElse(null);
+			if (type != null && !gsi.projection().nonKeyAttributes().contains(type)) {
+				problems.add(new Problem(index.location(), ("global index `%s` of `%s` projects %s without `%s`, so "
+						+ "its items cannot be told apart by type: add `%s` to its projection, or make it ALL.")
+					.formatted(index.name(), table.physicalName(), gsi.projection().projectionTypeAsString(), type, type)));
+			}
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import graphql.schema.DataFetchingEnvironment;
 import org.springframework.stereotype.Component;
 
+import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.ConnectionRead;
@@ -41,11 +42,16 @@ public class ConnectionFetcher {
 
 	/**
 	 * The page of a connection that cannot hold anything (its parent has no value for the key): no
-	 * edges, after the Relay arguments are checked as for any page.
+	 * edges, after the Relay arguments are checked as for any page. It issues no cursor, so it accepts
+	 * none.
 	 */
 	public <T> CompletableFuture<ConnectionResult<T>> empty(RelayArguments arguments) {
 		PageRequest request = this.paginator.request(arguments.first(), arguments.after(), arguments.last(),
 				arguments.before());
+		if (request.continues()) {
+			throw new InvalidCursorException("The cursor was not issued by this connection, which is empty: its parent "
+					+ "has no value for the connection's key. Leave the cursor out.");
+		}
 		boolean forward = request.direction() == Direction.FORWARD;
 		PageInfo info = new PageInfo(!forward && request.continues(), forward && request.continues(), null, null);
 		return CompletableFuture.completedFuture(

@@ -20,6 +20,7 @@ import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
 import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
@@ -30,10 +31,12 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.KeyValue;
 import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.dynamodb.ItemLoader;
 import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.graphql.ConnectionFetcher.RelayArguments;
 import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.Edge;
 import dev.dynamorelay.pagination.Filter;
 import dev.dynamorelay.pagination.KeyCondition;
 import dev.dynamorelay.pagination.SortOrder;
@@ -57,11 +60,24 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 
 	private final Declarations declarations;
 
+	private final DeclaredTables tables;
+
 	private final ConnectionFetcher connections;
 
-	DeclaredWiring(Declarations declarations, ConnectionFetcher connections) {
-		this.declarations = declarations;
+	private final ItemLoader items;
+
+	/** Each table's item typing, for items loaded by key (lookups, node ids), by declared table name. */
+	private final Map<String, Function<Map<String, AttributeValue>, Item>> typings = new HashMap<>();
+
+	DeclaredWiring(DeclaredTables tables, ConnectionFetcher connections, ItemLoader items) {
+		this.declarations = tables.declarations();
+		this.tables = tables;
 		this.connections = connections;
+		this.items = items;
+		for (var table : this.declarations.tables().values()) {
+			List<Entity> inTable = this.declarations.entitiesIn(table);
+			this.typings.put(table.name(), Declarations.typing(inTable, inTable));
+		}
 	}
 
 	@Override
@@ -119,7 +135,40 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 			.orElse(SortOrder.ASC);
 		ConnectionQuery query = new ConnectionQuery(partition, sortCondition(connection, arguments),
 				filters(connection, arguments), order);
-		return this.connections.fetch(connection.definition(), query, relay, environment);
+		CompletableFuture<ConnectionResult<Item>> page = this.connections.fetch(connection.definition(), query, relay,
+				environment);
+		return this.tables.partial(connection.definition()) ? page.thenCompose((read) -> complete(read, environment))
+				: page;
+	}
+
+	/**
+	 * The page with each node's whole item, for a global index that projects only part of it: one
+	 * BatchGetItem for the page's keys (not the request's DataLoader, which graphql-java no longer
+	 * dispatches once the field's own fetcher has returned). An item deleted since keeps what the index
+	 * held.
+	 */
+	private CompletableFuture<ConnectionResult<Item>> complete(ConnectionResult<Item> page,
+			DataFetchingEnvironment environment) {
+		List<ItemKey> keys = new ArrayList<>(page.edges().size());
+		for (Edge<Item> edge : page.edges()) {
+			Item item = edge.node();
+			Map<String, AttributeValue> key = new HashMap<>();
+			item.entity().table().primaryKey().forEach((attribute) -> key.put(attribute.name(),
+					item.attributes().get(attribute.name())));
+			keys.add(new ItemKey(item.entity().table().physicalName(), key));
+		}
+		if (keys.isEmpty()) {
+			return CompletableFuture.completedFuture(page);
+		}
+		return this.items.load(keys, RequestStats.of(environment)).thenApply((found) -> {
+			List<Edge<Item>> edges = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				Edge<Item> edge = page.edges().get(i);
+				Map<String, AttributeValue> whole = found.get(keys.get(i));
+				edges.add((whole != null) ? new Edge<>(edge.cursor(), new Item(edge.node().entity(), whole)) : edge);
+			}
+			return new ConnectionResult<>(edges, page.pageInfo(), page.totalCount());
+		});
 	}
 
 	/** The sort key condition of the one sort-key argument given, within the connection's prefix. */
@@ -163,6 +212,10 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 		}
 		AttributeValue first = AttributeValue.fromS(prefix);
 		AttributeValue last = AttributeValue.fromS(prefix + MAX_SUFFIX);
+		if (compare(bound, last) > 0) {
+			throw new InvalidArgumentException("`%s` sorts after every sort key that starts with `%s`."
+				.formatted(name, prefix));
+		}
 		return Optional.of(switch (given.op()) {
 			case EQ, BEGINS_WITH -> KeyCondition.of(given.op(), bound);
 			case GE -> KeyCondition.between(bound, last);
@@ -275,11 +328,15 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 			.thenApply((done) -> loads.stream().map(CompletableFuture::join).toList());
 	}
 
-	/** An item of {@code entity} by key; null when absent or when the item there is of another type. */
-	private static CompletableFuture<Item> load(Entity entity, Map<String, AttributeValue> key,
+	/**
+	 * An item of {@code entity} by key; null when absent or when the item there is of another type of
+	 * the table (told apart as connections tell them).
+	 */
+	private CompletableFuture<Item> load(Entity entity, Map<String, AttributeValue> key,
 			DataFetchingEnvironment environment) {
+		Function<Map<String, AttributeValue>, Item> typing = this.typings.get(entity.table().name());
 		return ItemLoaders.load(environment, new ItemKey(entity.table().physicalName(), key))
-			.thenApply((found) -> found.filter(entity::matches).map((item) -> new Item(entity, item)).orElse(null));
+			.thenApply((found) -> found.map(typing).filter((item) -> item.entity() == entity).orElse(null));
 	}
 
 	/** Reads the global id of the source item. */

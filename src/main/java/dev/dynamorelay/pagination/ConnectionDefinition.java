@@ -27,11 +27,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param consistentRead whether reads are strongly consistent (a table or local index only)
  * @param mapper turns a DynamoDB item into a node, or {@code null} for an item that is no node of the
  * connection (in a partition shared by types the connection does not serve)
+ * @param typedCount empty when every item the reads match is a node, so that {@code totalCount} is
+ * DynamoDB's {@code Select=COUNT}; otherwise the attributes the mapper needs to tell a node, which the
+ * count reads (keys only, the same capacity) to count only the items the mapper accepts
  * @param <T> the node type
  */
 public record ConnectionDefinition<T>(String field, String table, Optional<String> index, boolean globalIndex,
 		Optional<KeyAttribute> partitionKey, Optional<KeyAttribute> sortKey, List<KeyAttribute> positionKey,
-		boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
+		boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper, List<String> typedCount) {
 
 	public ConnectionDefinition {
 		Objects.requireNonNull(field, "field");
@@ -41,6 +44,7 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 		Objects.requireNonNull(sortKey, "sortKey");
 		Objects.requireNonNull(mapper, "mapper");
 		positionKey = List.copyOf(positionKey);
+		typedCount = List.copyOf(typedCount);
 		if (globalIndex && index.isEmpty()) {
 			throw new IllegalArgumentException("a global index needs its name");
 		}
@@ -63,7 +67,7 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 			boolean globalIndex, KeyAttribute partitionKey, Optional<KeyAttribute> sortKey,
 			List<KeyAttribute> positionKey, boolean consistentRead, Function<Map<String, AttributeValue>, T> mapper) {
 		return new ConnectionDefinition<>(field, table, index, globalIndex, Optional.of(partitionKey), sortKey,
-				positionKey, consistentRead, mapper);
+				positionKey, consistentRead, mapper, List.of());
 	}
 
 	/** A connection that Scans a whole table or index. A Scan cannot be read backwards. */
@@ -71,7 +75,16 @@ public record ConnectionDefinition<T>(String field, String table, Optional<Strin
 			boolean globalIndex, List<KeyAttribute> positionKey, boolean consistentRead,
 			Function<Map<String, AttributeValue>, T> mapper) {
 		return new ConnectionDefinition<>(field, table, index, globalIndex, Optional.empty(), Optional.empty(),
-				positionKey, consistentRead, mapper);
+				positionKey, consistentRead, mapper, List.of());
+	}
+
+	/**
+	 * The same connection, counting only what its mapper accepts: its reads may match items of other
+	 * types, told apart by {@code attributes}.
+	 */
+	public ConnectionDefinition<T> withTypedCount(List<String> attributes) {
+		return new ConnectionDefinition<>(this.field, this.table, this.index, this.globalIndex, this.partitionKey,
+				this.sortKey, this.positionKey, this.consistentRead, this.mapper, attributes);
 	}
 
 	/** Whether the connection reads with Scan (no key range, no backward reading). */

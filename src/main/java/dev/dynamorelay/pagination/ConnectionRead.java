@@ -145,7 +145,7 @@ public final class ConnectionRead<T> {
 		if (budgetLeft <= 0) {
 			return CompletableFuture.completedFuture(state);
 		}
-		int limit = Math.min(state.nextLimit(this.query.filtered()), budgetLeft);
+		int limit = Math.min(state.nextLimit(this.query.filtered() || state.declined > 0), budgetLeft);
 		return read(state.position, limit, indexForward, false, deadline, stats).thenCompose((chunk) -> {
 			state.add(chunk, limit);
 			if (state.full() || state.position == null) {
@@ -192,16 +192,28 @@ public final class ConnectionRead<T> {
 	private CompletableFuture<Optional<Integer>> count(Map<String, AttributeValue> position, int scanned,
 			int counted, long deadline, ReadStats stats) {
 		int budgetLeft = this.budgets.countItems() - scanned;
-		if (budgetLeft <= 0) {
+		if (budgetLeft < 0) {
 			return CompletableFuture.completedFuture(Optional.empty());
 		}
-		return read(position, budgetLeft, true, true, deadline, stats).thenCompose((chunk) -> {
-			int total = counted + chunk.count();
+		// One more than the budget: a range of exactly the budget's size ends inside this read and is counted.
+		return read(position, budgetLeft + 1, true, true, deadline, stats).thenCompose((chunk) -> {
+			int total = counted + (this.definition.typedCount().isEmpty() ? chunk.count() : nodes(chunk.items()));
 			if (chunk.lastEvaluatedKey() == null) {
 				return CompletableFuture.completedFuture(Optional.of(total));
 			}
 			return count(chunk.lastEvaluatedKey(), scanned + chunk.scanned(), total, deadline, stats);
 		});
+	}
+
+	/** How many of the items the mapper accepts as nodes. */
+	private int nodes(List<Map<String, AttributeValue>> items) {
+		int nodes = 0;
+		for (Map<String, AttributeValue> item : items) {
+			if (this.definition.mapper().apply(item) != null) {
+				nodes++;
+			}
+		}
+		return nodes;
 	}
 
 	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int limit, boolean indexForward,
@@ -218,7 +230,8 @@ public final class ConnectionRead<T> {
 		// DynamoDB refuses ALL_ATTRIBUTES for a global index whose projection is not ALL (KEYS_ONLY, INCLUDE):
 		// it cannot fetch the rest from the table. ALL_PROJECTED_ATTRIBUTES reads what the index holds, all
 		// of the item under projection ALL.
-		Select select = countOnly ? Select.COUNT
+		boolean typedCount = countOnly && !this.definition.typedCount().isEmpty();
+		Select select = typedCount ? Select.SPECIFIC_ATTRIBUTES : countOnly ? Select.COUNT
 				: this.definition.globalIndex() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES;
 		if (this.definition.isScan()) {
 			ScanRequest.Builder scan = ScanRequest.builder()
@@ -230,8 +243,9 @@ public final class ConnectionRead<T> {
 				.overrideConfiguration(timeout);
 			this.definition.index().ifPresent(scan::indexName);
 			this.filterExpression.ifPresent(scan::filterExpression);
-			if (!this.names.isEmpty()) {
-				scan.expressionAttributeNames(this.names);
+			Map<String, String> names = typedCount ? projected(scan::projectionExpression, this.names) : this.names;
+			if (!names.isEmpty()) {
+				scan.expressionAttributeNames(names);
 			}
 			if (!this.values.isEmpty()) {
 				scan.expressionAttributeValues(this.values);
@@ -254,12 +268,13 @@ public final class ConnectionRead<T> {
 			Map<String, AttributeValue> values = new HashMap<>(this.values);
 			values.put(":from", fromSortKey);
 			query.keyConditionExpression(this.resumeCondition.get() + (indexForward ? ">= :from" : "<= :from"))
-				.expressionAttributeNames(this.resumeNames)
+				.expressionAttributeNames(typedCount ? projected(query::projectionExpression, this.resumeNames)
+						: this.resumeNames)
 				.expressionAttributeValues(values);
 		}
 		else {
 			query.keyConditionExpression(this.keyCondition.orElseThrow())
-				.expressionAttributeNames(this.names)
+				.expressionAttributeNames(typedCount ? projected(query::projectionExpression, this.names) : this.names)
 				.expressionAttributeValues(this.values);
 		}
 		query.exclusiveStartKey(from)
@@ -277,6 +292,22 @@ public final class ConnectionRead<T> {
 			.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
 					stats));
+	}
+
+	/**
+	 * Sets the projection of a typed count (the attributes that tell a node) and returns {@code names}
+	 * with theirs.
+	 */
+	private Map<String, String> projected(java.util.function.Consumer<String> projection, Map<String, String> names) {
+		Map<String, String> all = new HashMap<>(names);
+		StringBuilder expression = new StringBuilder();
+		List<String> attributes = this.definition.typedCount();
+		for (int i = 0; i < attributes.size(); i++) {
+			all.put("#c" + i, attributes.get(i));
+			expression.append((i > 0) ? ", " : "").append("#c").append(i);
+		}
+		projection.accept(expression.toString());
+		return all;
 	}
 
 	/** The field's reads end within the timeout of their start and of the request's start. */
@@ -321,6 +352,9 @@ public final class ConnectionRead<T> {
 
 		private int lastLimit;
 
+		/** Items read that the mapper declined: from then on reads grow their Limit as filtered ones do. */
+		private int declined;
+
 		PageState(int wanted, Map<String, AttributeValue> start, Function<Map<String, AttributeValue>, T> mapper) {
 			this.wanted = wanted;
 			this.position = start;
@@ -353,6 +387,9 @@ public final class ConnectionRead<T> {
 				if (node != null) {
 					this.matches.add(item);
 					this.nodes.add(node);
+				}
+				else {
+					this.declined++;
 				}
 			}
 			this.position = chunk.lastEvaluatedKey();

@@ -35,17 +35,32 @@ public record CursorBinding(byte[] fingerprint, List<KeyAttribute> carried, Map<
 			field(digest, "partition");
 			value(digest, query.partition().get());
 		}
+		// A prefix and a single lower bound keep the canonical form they had before any other condition
+		// existed, so that instances of both versions sharing a secret accept each other's cursors.
 		query.sortCondition().ifPresent((condition) -> {
+			if (condition.op() == KeyCondition.Op.BEGINS_WITH && condition.values().get(0).s() != null) {
+				field(digest, "prefix");
+				field(digest, condition.values().get(0).s());
+				return;
+			}
 			field(digest, "sort");
 			field(digest, condition.op().name());
 			condition.values().forEach((value) -> value(digest, value));
 		});
-		for (Filter filter : query.filters()) {
-			field(digest, "filter");
-			field(digest, filter.attribute());
-			field(digest, filter.op().name());
-			field(digest, Integer.toString(filter.values().size()));
-			filter.values().forEach((value) -> value(digest, value));
+		List<Filter> filters = query.filters();
+		if (filters.size() == 1 && filters.get(0).op() == Filter.Op.GE && filters.get(0).values().get(0).n() != null) {
+			field(digest, "min");
+			field(digest, filters.get(0).attribute());
+			field(digest, canonical(filters.get(0).values().get(0).n()));
+		}
+		else {
+			for (Filter filter : filters) {
+				field(digest, "filter");
+				field(digest, filter.attribute());
+				field(digest, filter.op().name());
+				field(digest, Integer.toString(filter.values().size()));
+				filter.values().forEach((value) -> value(digest, value));
+			}
 		}
 		field(digest, "order");
 		field(digest, query.order().name());

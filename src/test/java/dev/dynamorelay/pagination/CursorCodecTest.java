@@ -44,6 +44,26 @@ class CursorCodecTest {
 	}
 
 	@Test
+	void aPrefixAndALowerBoundBindAsTheyDidBeforeOtherConditionsExisted() throws Exception {
+		ConnectionQuery query = ConnectionQuery.partition(AttributeValue.fromN("1999"), SortOrder.DESC)
+			.withSortCondition(Optional.of(KeyCondition.of(KeyCondition.Op.BEGINS_WITH, AttributeValue.fromS("The"))))
+			.withFilters(List.of(new Filter("rating", Filter.Op.GE, List.of(AttributeValue.fromN("7.50")))));
+		// The canonical form of version 1: field, partition (type, digits), prefix, minimum, order.
+		java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+		for (byte[] part : new byte[][] { bytes("dynamo-relay cursor v1"), bytes("User.purchases"), bytes("partition"),
+				bytes("N"), bytes("1999"), bytes("prefix"), bytes("The"), bytes("min"), bytes("rating"), bytes("7.5"),
+				bytes("order"), bytes("DESC") }) {
+			digest.update(new byte[] { 0, 0, (byte) (part.length >>> 8), (byte) part.length });
+			digest.update(part);
+		}
+		assertThat(CursorBinding.of(PURCHASES, query).fingerprint()).isEqualTo(digest.digest());
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+	}
+
+	@Test
 	void roundTripsTheExclusiveStartKeyIncludingTheBaseTableKey() {
 		String cursor = this.codec.encode(books(SortOrder.ASC), ITEM);
 		assertThat(cursor).matches("[A-Za-z0-9_-]+");
