@@ -288,8 +288,8 @@ public sealed interface ValueType {
 				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
 				case EPOCH_SECONDS -> AttributeValue.fromN(
 						BigDecimal.valueOf(instant.toEpochMilli()).movePointLeft(3).stripTrailingZeros().toPlainString());
-				// Compared as stored: the client's own spelling, once it is known to be an instant.
-				case ISO -> AttributeValue.fromS(text);
+				// Compared as text: written as the field serves it (UTC, milliseconds), whatever the client's spelling.
+				case ISO -> AttributeValue.fromS(IsoMillis.format(instant.toEpochMilli()));
 			};
 		}
 

@@ -76,4 +76,16 @@ class ValueTypeTest {
 			.hasMessageContaining("since");
 	}
 
+	@Test
+	void isoTimestampArgumentsAreWrittenAsTheServerServesThem() {
+		ValueType iso = new ValueType.Timestamp(ValueType.Timestamp.Format.ISO);
+		assertThat(iso.write("since", "2025-01-01T09:00:00Z").s()).isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(iso.write("since", "2025-01-01T10:00:00.5+01:00").s()).isEqualTo("2025-01-01T09:00:00.500Z");
+		assertThat(iso.write("since", "2024-12-31T23:00:00.123456-10:00").s()).isEqualTo("2025-01-01T09:00:00.123Z");
+		// As text, the bound sorts below an instant stored later in the same second.
+		assertThat(iso.write("since", "2025-01-01T09:00:00Z").s()).isLessThan("2025-01-01T09:00:00.500Z");
+		assertThatThrownBy(() -> iso.write("since", "2025-01-01T09:00:00")).isInstanceOf(InvalidArgumentException.class)
+			.hasMessageContaining("since");
+	}
+
 }
