@@ -2,6 +2,7 @@ package dev.dynamorelay.declaration;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -268,10 +269,9 @@ public sealed interface ValueType {
 			}
 			try {
 				return switch (this.format) {
-					case EPOCH_MILLIS -> (value.n() != null) ? IsoMillis.format(new BigDecimal(value.n()).longValueExact())
-							: null;
+					case EPOCH_MILLIS -> (value.n() != null) ? IsoMillis.format(floor(new BigDecimal(value.n()))) : null;
 					case EPOCH_SECONDS -> (value.n() != null)
-							? IsoMillis.format(new BigDecimal(value.n()).movePointRight(3).longValue()) : null;
+							? IsoMillis.format(floor(new BigDecimal(value.n()).movePointRight(3))) : null;
 					case ISO -> (value.s() != null) ? iso(value.s()) : null;
 				};
 			}
@@ -283,19 +283,31 @@ public sealed interface ValueType {
 		@Override
 		public AttributeValue write(String argument, Object value) {
 			String text = String.valueOf(value);
-			Instant instant = parse(argument, text);
+			long millis;
+			try {
+				millis = parse(argument, text).toEpochMilli();
+			}
+			catch (ArithmeticException ex) {
+				throw new InvalidArgumentException(("`%s` is too far from 1970 for a timestamp: it must be within about "
+						+ "292 million years, in milliseconds of 64 bits; got `%s`.").formatted(argument, text));
+			}
 			return switch (this.format) {
-				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
-				case EPOCH_SECONDS -> AttributeValue.fromN(
-						BigDecimal.valueOf(instant.toEpochMilli()).movePointLeft(3).stripTrailingZeros().toPlainString());
+				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(millis));
+				case EPOCH_SECONDS -> AttributeValue
+					.fromN(BigDecimal.valueOf(millis).movePointLeft(3).stripTrailingZeros().toPlainString());
 				// Compared as text: written as the field serves it (UTC, milliseconds), whatever the client's spelling.
-				case ISO -> AttributeValue.fromS(IsoMillis.format(instant.toEpochMilli()));
+				case ISO -> AttributeValue.fromS(IsoMillis.format(millis));
 			};
 		}
 
 		@Override
 		public Optional<ScalarAttributeType> keyType() {
 			return Optional.of((this.format == Format.ISO) ? ScalarAttributeType.S : ScalarAttributeType.N);
+		}
+
+		/** Whole milliseconds, rounded down; another writer's fraction of a millisecond is dropped. */
+		private static long floor(BigDecimal millis) {
+			return millis.setScale(0, RoundingMode.FLOOR).longValueExact();
 		}
 
 		private static String iso(String stored) {

@@ -88,4 +88,26 @@ class ValueTypeTest {
 			.hasMessageContaining("since");
 	}
 
+	@Test
+	void refusesInstantsBeyondEpochMilliseconds() {
+		for (ValueType.Timestamp.Format format : ValueType.Timestamp.Format.values()) {
+			assertThatThrownBy(() -> new ValueType.Timestamp(format).write("since", "+300000000-01-01T00:00:00Z"))
+				.as(format.name())
+				.isInstanceOf(InvalidArgumentException.class)
+				.hasMessageContaining("`since`");
+		}
+	}
+
+	@Test
+	void epochTimestampsOfFractionalNumbersReadFloored() {
+		ValueType millis = new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_MILLIS);
+		ValueType seconds = new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_SECONDS);
+		assertThat(millis.read(AttributeValue.fromN("1735722000000.5"))).isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(millis.read(AttributeValue.fromN("-0.5"))).isEqualTo("1969-12-31T23:59:59.999Z");
+		assertThat(seconds.read(AttributeValue.fromN("1735722000.0129"))).isEqualTo("2025-01-01T09:00:00.012Z");
+		assertThat(seconds.read(AttributeValue.fromN("-0.0005"))).isEqualTo("1969-12-31T23:59:59.999Z");
+		assertThat(millis.read(AttributeValue.fromN("1E+30"))).isNull();
+		assertThat(seconds.read(AttributeValue.fromN("1E+30"))).isNull();
+	}
+
 }
