@@ -15,8 +15,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -334,7 +337,8 @@ public sealed interface ValueType {
 
 	/**
 	 * A list: an L of elements, or a set (SS, NS, BS). Sets have no order in DynamoDB, so they are served
-	 * sorted.
+	 * sorted. Elements that do not read as the element type (another writer's values, NULs) are left out
+	 * rather than served as nulls.
 	 */
 	record ListOf(ValueType element) implements ValueType {
 
@@ -343,32 +347,30 @@ public sealed interface ValueType {
 			if (value == null) {
 				return null;
 			}
-			List<Object> list = new ArrayList<>();
+			Stream<AttributeValue> elements;
 			if (value.hasL()) {
-				for (AttributeValue item : value.l()) {
-					list.add(this.element.read(item));
-				}
-				return list;
+				elements = value.l().stream();
 			}
-			if (value.hasSs()) {
-				value.ss().stream().sorted().map(AttributeValue::fromS).map(this.element::read).forEach(list::add);
-				return list;
+			else if (value.hasSs()) {
+				elements = value.ss().stream().sorted().map(AttributeValue::fromS);
 			}
-			if (value.hasNs()) {
-				value.ns()
+			else if (value.hasNs()) {
+				elements = value.ns().stream().sorted(Comparator.comparing(BigDecimal::new)).map(AttributeValue::fromN);
+			}
+			else if (value.hasBs()) {
+				List<Object> bytes = value.bs()
 					.stream()
-					.sorted(Comparator.comparing(BigDecimal::new))
-					.map(AttributeValue::fromN)
+					.map(AttributeValue::fromB)
 					.map(this.element::read)
-					.forEach(list::add);
-				return list;
+					.filter(Objects::nonNull)
+					.collect(Collectors.toCollection(ArrayList::new));
+				bytes.sort(Comparator.comparing(String::valueOf));
+				return bytes;
 			}
-			if (value.hasBs()) {
-				value.bs().stream().map(AttributeValue::fromB).map(this.element::read).forEach(list::add);
-				list.sort(Comparator.comparing(String::valueOf));
-				return list;
+			else {
+				return null;
 			}
-			return null;
+			return elements.map(this.element::read).filter(Objects::nonNull).collect(Collectors.toCollection(ArrayList::new));
 		}
 
 		@Override

@@ -110,4 +110,20 @@ class ValueTypeTest {
 		assertThat(seconds.read(AttributeValue.fromN("1E+30"))).isNull();
 	}
 
+	@Test
+	void listElementsThatDoNotReadAreLeftOut() {
+		ValueType ints = new ValueType.ListOf(new ValueType.Number(ValueType.Number.Kind.INT));
+		assertThat(ints.read(AttributeValue.fromL(List.of(AttributeValue.fromN("3"), AttributeValue.fromS("x"),
+				AttributeValue.fromN("1"), AttributeValue.fromN("1.5"), AttributeValue.fromNul(true)))))
+			.isEqualTo(List.of(3, 1));
+		assertThat(ints.read(AttributeValue.fromNs(List.of("10", "2.5", "9")))).isEqualTo(List.of(9, 10));
+		assertThat(ints.read(AttributeValue.fromSs(List.of("a")))).isEqualTo(List.of());
+		ValueType strings = new ValueType.ListOf(new ValueType.Text());
+		assertThat(strings.read(AttributeValue.fromL(List.of(AttributeValue.fromS("b"), AttributeValue.fromBool(true),
+				AttributeValue.fromM(java.util.Map.of()), AttributeValue.fromS("a")))))
+			.isEqualTo(List.of("b", "a"));
+		ValueType colours = new ValueType.ListOf(new ValueType.Enumeration(java.util.Set.of("RED", "BLUE")));
+		assertThat(colours.read(AttributeValue.fromSs(List.of("RED", "PINK", "BLUE")))).isEqualTo(List.of("BLUE", "RED"));
+	}
+
 }
