@@ -730,6 +730,11 @@ public final class DeclarationReader {
 					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName()));
 			return null;
 		}
+		if (op == Filter.Op.IN && !(((ListType) unwrapNonNull(argument.getType())).getType() instanceof NonNullType)) {
+			problem(argument, "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no null."
+				.formatted(coordinates, argument.getName(), typeName(argument.getType())));
+			return null;
+		}
 		if (op == Filter.Op.EXISTS && !typeName(argument.getType()).equals("Boolean")) {
 			problem(argument, "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
 				.formatted(coordinates, argument.getName()));

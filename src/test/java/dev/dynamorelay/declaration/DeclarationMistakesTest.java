@@ -981,6 +981,23 @@ class DeclarationMistakesTest {
 	}
 
 	@Test
+	void inTakesNonNullValues() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  items(pk: String!, first: Int, after: String, last: Int, before: String,
+				        ownerIn: [String] @filter(attribute: "owner", op: IN),
+				        scoreIn: [Int!] @filter(attribute: "score", op: IN),
+				        doneIn: [Boolean!]! @filter(attribute: "done", op: IN)): ItemConnection! @query
+				}
+				""" + ITEMS;
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(1);
+		assertProblem(problems.get(0), line(schema, "ownerIn"),
+				"`Query.items(ownerIn:)` is IN: declare its values non-null, e.g. `[String!]`; DynamoDB compares no null.");
+	}
+
+	@Test
 	void existsTakesABoolean() {
 		String schema = """
 				type Query {
