@@ -752,6 +752,8 @@ public final class DeclarationReader {
 		if (argumentType instanceof ValueType.ListOf listOf) {
 			argumentType = listOf.element();
 		}
+		boolean listAttribute = type instanceof ValueType.ListOf;
+		boolean declaredAttribute = type != null && !(type instanceof ValueType.Json);
 		if (type instanceof ValueType.ListOf listOf) {
 			if (op != Filter.Op.CONTAINS && op != Filter.Op.EXISTS) {
 				problem(argument, "`%s(%s:)` compares list attribute `%s`: only CONTAINS and EXISTS apply to a list."
@@ -769,7 +771,50 @@ public final class DeclarationReader {
 				&& argumentType != null && !(argumentType instanceof ValueType.Text))) {
 			type = (argumentType != null) ? argumentType : new ValueType.Text();
 		}
+		// DynamoDB refuses every read whose operand does not fit the operator (a 400, not an empty page).
+		String fits = switch (op) {
+			case BEGINS_WITH -> (isString(type) || type instanceof ValueType.Binary) ? null
+					: "BEGINS_WITH compares strings and bytes only.";
+			case LT, LE, GT, GE -> type.keyType().isPresent() ? null
+					: "LT, LE, GT and GE compare strings, numbers and bytes only.";
+			// An attribute no field declares may be a list or set of any element.
+			case CONTAINS -> (listAttribute || !declaredAttribute || isString(type)) ? null
+					: "CONTAINS finds a substring of a string or an element of a list or set only.";
+			default -> null;
+		};
+		if (fits != null) {
+			problem(argument, "`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
+					op, attribute, describe(type), fits));
+			return null;
+		}
 		return new FilterArgument(argument.getName(), attribute, op, type);
+	}
+
+	/** Values stored as strings (S): text, enums and ISO timestamps. */
+	private static boolean isString(ValueType type) {
+		return type instanceof ValueType.Text || type instanceof ValueType.Enumeration
+				|| type instanceof ValueType.Timestamp timestamp && timestamp.format() == ValueType.Timestamp.Format.ISO;
+	}
+
+	/** What a value compares as, in a problem's words. */
+	private static String describe(ValueType type) {
+		if (type instanceof ValueType.Number) {
+			return "a number";
+		}
+		if (type instanceof ValueType.Bool) {
+			return "a boolean";
+		}
+		if (type instanceof ValueType.Binary) {
+			return "bytes";
+		}
+		if (type instanceof ValueType.Timestamp timestamp) {
+			return (timestamp.format() == ValueType.Timestamp.Format.ISO) ? "a timestamp stored as a string"
+					: "a timestamp stored as a number";
+		}
+		if (type instanceof ValueType.ListOf) {
+			return "a list";
+		}
+		return (type instanceof ValueType.Json) ? "JSON" : "a string";
 	}
 
 	private void lookup(ObjectTypeDefinition type, Entity parent, FieldDefinition field, Directive directive) {
