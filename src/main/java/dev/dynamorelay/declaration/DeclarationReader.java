@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import graphql.language.Argument;
+import graphql.language.AstPrinter;
 import graphql.language.BooleanValue;
 import graphql.language.Directive;
 import graphql.language.DirectivesContainer;
@@ -871,6 +872,11 @@ public final class DeclarationReader {
 
 	/** How a field or argument of {@code type} is stored; null for object types (not an attribute). */
 	private ValueType valueType(Type<?> type, DirectivesContainer<?> at) {
+		if (at instanceof FieldDefinition field && field.getType() == type && directive(field, "timestamp") != null
+				&& !Set.of("String", "ID").contains(typeName(type))) {
+			problem(field, "`%s` is `%s` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a "
+				.formatted(coordinates(field), AstPrinter.printAst(type)) + "list of `String`).");
+		}
 		Type<?> bare = unwrapNonNull(type);
 		if (bare instanceof ListType list) {
 			ValueType element = valueType(list.getType(), at);
@@ -909,6 +915,15 @@ public final class DeclarationReader {
 	}
 
 	// ---- reading the registry
+
+	/** {@code Type.field} of a field of an object type. */
+	private String coordinates(FieldDefinition field) {
+		return objectTypes().stream()
+			.filter((type) -> fields(type).stream().anyMatch((each) -> each == field))
+			.findFirst()
+			.map((type) -> type.getName() + "." + field.getName())
+			.orElse(field.getName());
+	}
 
 	/** Whether a type, or a member of a union or interface, has a problem in its table or key declaration. */
 	private boolean isUnreadable(String typeName) {

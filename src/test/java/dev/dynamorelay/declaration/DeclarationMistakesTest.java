@@ -703,6 +703,31 @@ class DeclarationMistakesTest {
 	}
 
 	@Test
+	void aTimestampFieldThatIsNoString() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				}
+
+				type Log implements Node @table(name: "Logs", partitionKey: "stream", sortKey: "seq") {
+				  id: ID!
+				  stream: String!
+				  seq: Long!
+				  at: Int @timestamp(format: EPOCH_MILLIS)
+				  seen: [Long!] @timestamp(format: EPOCH_SECONDS)
+				  touched: [String!] @timestamp(format: ISO)
+				  created: ID @timestamp(format: ISO)
+				}
+				""";
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(2);
+		assertProblem(problems.get(0), line(schema, "at: Int"),
+				"`Log.at` is `Int` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a list of "
+						+ "`String`).");
+		assertProblem(problems.get(1), line(schema, "seen: [Long!]"), "`Log.seen` is `[Long!]` with `@timestamp`");
+	}
+
+	@Test
 	void aConnectionOfAnUndeclaredIndex() {
 		String schema = """
 				type Query {
