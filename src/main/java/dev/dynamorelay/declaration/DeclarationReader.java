@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import graphql.language.Argument;
+import graphql.language.AstPrinter;
 import graphql.language.BooleanValue;
 import graphql.language.Directive;
 import graphql.language.DirectivesContainer;
@@ -774,6 +775,11 @@ public final class DeclarationReader {
 					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName()));
 			return null;
 		}
+		if (op == Filter.Op.IN && !(((ListType) unwrapNonNull(argument.getType())).getType() instanceof NonNullType)) {
+			problem(argument, "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no null."
+				.formatted(coordinates, argument.getName(), typeName(argument.getType())));
+			return null;
+		}
 		if (op == Filter.Op.EXISTS && !typeName(argument.getType()).equals("Boolean")) {
 			problem(argument, "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
 				.formatted(coordinates, argument.getName()));
@@ -791,6 +797,8 @@ public final class DeclarationReader {
 		if (argumentType instanceof ValueType.ListOf listOf) {
 			argumentType = listOf.element();
 		}
+		boolean listAttribute = type instanceof ValueType.ListOf;
+		boolean declaredAttribute = type != null && !(type instanceof ValueType.Json);
 		if (type instanceof ValueType.ListOf listOf) {
 			if (op != Filter.Op.CONTAINS && op != Filter.Op.EXISTS) {
 				problem(argument, "`%s(%s:)` compares list attribute `%s`: only CONTAINS and EXISTS apply to a list."
@@ -808,7 +816,50 @@ public final class DeclarationReader {
 				&& argumentType != null && !(argumentType instanceof ValueType.Text))) {
 			type = (argumentType != null) ? argumentType : new ValueType.Text();
 		}
+		// DynamoDB refuses every read whose operand does not fit the operator (a 400, not an empty page).
+		String fits = switch (op) {
+			case BEGINS_WITH -> (isString(type) || type instanceof ValueType.Binary) ? null
+					: "BEGINS_WITH compares strings and bytes only.";
+			case LT, LE, GT, GE -> type.keyType().isPresent() ? null
+					: "LT, LE, GT and GE compare strings, numbers and bytes only.";
+			// An attribute no field declares may be a list or set of any element.
+			case CONTAINS -> (listAttribute || !declaredAttribute || isString(type)) ? null
+					: "CONTAINS finds a substring of a string or an element of a list or set only.";
+			default -> null;
+		};
+		if (fits != null) {
+			problem(argument, "`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
+					op, attribute, describe(type), fits));
+			return null;
+		}
 		return new FilterArgument(argument.getName(), attribute, op, type);
+	}
+
+	/** Values stored as strings (S): text, enums and ISO timestamps. */
+	private static boolean isString(ValueType type) {
+		return type instanceof ValueType.Text || type instanceof ValueType.Enumeration
+				|| type instanceof ValueType.Timestamp timestamp && timestamp.format() == ValueType.Timestamp.Format.ISO;
+	}
+
+	/** What a value compares as, in a problem's words. */
+	private static String describe(ValueType type) {
+		if (type instanceof ValueType.Number) {
+			return "a number";
+		}
+		if (type instanceof ValueType.Bool) {
+			return "a boolean";
+		}
+		if (type instanceof ValueType.Binary) {
+			return "bytes";
+		}
+		if (type instanceof ValueType.Timestamp timestamp) {
+			return (timestamp.format() == ValueType.Timestamp.Format.ISO) ? "a timestamp stored as a string"
+					: "a timestamp stored as a number";
+		}
+		if (type instanceof ValueType.ListOf) {
+			return "a list";
+		}
+		return (type instanceof ValueType.Json) ? "JSON" : "a string";
 	}
 
 	private void lookup(ObjectTypeDefinition type, Entity parent, FieldDefinition field, Directive directive) {
@@ -865,6 +916,11 @@ public final class DeclarationReader {
 
 	/** How a field or argument of {@code type} is stored; null for object types (not an attribute). */
 	private ValueType valueType(Type<?> type, DirectivesContainer<?> at) {
+		if (at instanceof FieldDefinition field && field.getType() == type && directive(field, "timestamp") != null
+				&& !Set.of("String", "ID").contains(typeName(type))) {
+			problem(field, "`%s` is `%s` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a "
+				.formatted(coordinates(field), AstPrinter.printAst(type)) + "list of `String`).");
+		}
 		Type<?> bare = unwrapNonNull(type);
 		if (bare instanceof ListType list) {
 			ValueType element = valueType(list.getType(), at);
@@ -903,6 +959,15 @@ public final class DeclarationReader {
 	}
 
 	// ---- reading the registry
+
+	/** {@code Type.field} of a field of an object type. */
+	private String coordinates(FieldDefinition field) {
+		return objectTypes().stream()
+			.filter((type) -> fields(type).stream().anyMatch((each) -> each == field))
+			.findFirst()
+			.map((type) -> type.getName() + "." + field.getName())
+			.orElse(field.getName());
+	}
 
 	/** Whether a type, or a member of a union or interface, has a problem in its table or key declaration. */
 	private boolean isUnreadable(String typeName) {

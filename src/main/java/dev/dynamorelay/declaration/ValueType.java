@@ -2,6 +2,7 @@ package dev.dynamorelay.declaration;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -14,8 +15,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -268,10 +272,9 @@ public sealed interface ValueType {
 			}
 			try {
 				return switch (this.format) {
-					case EPOCH_MILLIS -> (value.n() != null) ? IsoMillis.format(new BigDecimal(value.n()).longValueExact())
-							: null;
+					case EPOCH_MILLIS -> (value.n() != null) ? IsoMillis.format(floor(new BigDecimal(value.n()))) : null;
 					case EPOCH_SECONDS -> (value.n() != null)
-							? IsoMillis.format(new BigDecimal(value.n()).movePointRight(3).longValue()) : null;
+							? IsoMillis.format(floor(new BigDecimal(value.n()).movePointRight(3))) : null;
 					case ISO -> (value.s() != null) ? iso(value.s()) : null;
 				};
 			}
@@ -283,19 +286,31 @@ public sealed interface ValueType {
 		@Override
 		public AttributeValue write(String argument, Object value) {
 			String text = String.valueOf(value);
-			Instant instant = parse(argument, text);
+			long millis;
+			try {
+				millis = parse(argument, text).toEpochMilli();
+			}
+			catch (ArithmeticException ex) {
+				throw new InvalidArgumentException(("`%s` is too far from 1970 for a timestamp: it must be within about "
+						+ "292 million years, in milliseconds of 64 bits; got `%s`.").formatted(argument, text));
+			}
 			return switch (this.format) {
-				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
-				case EPOCH_SECONDS -> AttributeValue.fromN(
-						BigDecimal.valueOf(instant.toEpochMilli()).movePointLeft(3).stripTrailingZeros().toPlainString());
-				// Compared as stored: the client's own spelling, once it is known to be an instant.
-				case ISO -> AttributeValue.fromS(text);
+				case EPOCH_MILLIS -> AttributeValue.fromN(Long.toString(millis));
+				case EPOCH_SECONDS -> AttributeValue
+					.fromN(BigDecimal.valueOf(millis).movePointLeft(3).stripTrailingZeros().toPlainString());
+				// Compared as text: written as the field serves it (UTC, milliseconds), whatever the client's spelling.
+				case ISO -> AttributeValue.fromS(IsoMillis.format(millis));
 			};
 		}
 
 		@Override
 		public Optional<ScalarAttributeType> keyType() {
 			return Optional.of((this.format == Format.ISO) ? ScalarAttributeType.S : ScalarAttributeType.N);
+		}
+
+		/** Whole milliseconds, rounded down; another writer's fraction of a millisecond is dropped. */
+		private static long floor(BigDecimal millis) {
+			return millis.setScale(0, RoundingMode.FLOOR).longValueExact();
 		}
 
 		private static String iso(String stored) {
@@ -322,7 +337,8 @@ public sealed interface ValueType {
 
 	/**
 	 * A list: an L of elements, or a set (SS, NS, BS). Sets have no order in DynamoDB, so they are served
-	 * sorted.
+	 * sorted. Elements that do not read as the element type (another writer's values, NULs) are left out
+	 * rather than served as nulls.
 	 */
 	record ListOf(ValueType element) implements ValueType {
 
@@ -331,32 +347,30 @@ public sealed interface ValueType {
 			if (value == null) {
 				return null;
 			}
-			List<Object> list = new ArrayList<>();
+			Stream<AttributeValue> elements;
 			if (value.hasL()) {
-				for (AttributeValue item : value.l()) {
-					list.add(this.element.read(item));
-				}
-				return list;
+				elements = value.l().stream();
 			}
-			if (value.hasSs()) {
-				value.ss().stream().sorted().map(AttributeValue::fromS).map(this.element::read).forEach(list::add);
-				return list;
+			else if (value.hasSs()) {
+				elements = value.ss().stream().sorted().map(AttributeValue::fromS);
 			}
-			if (value.hasNs()) {
-				value.ns()
+			else if (value.hasNs()) {
+				elements = value.ns().stream().sorted(Comparator.comparing(BigDecimal::new)).map(AttributeValue::fromN);
+			}
+			else if (value.hasBs()) {
+				List<Object> bytes = value.bs()
 					.stream()
-					.sorted(Comparator.comparing(BigDecimal::new))
-					.map(AttributeValue::fromN)
+					.map(AttributeValue::fromB)
 					.map(this.element::read)
-					.forEach(list::add);
-				return list;
+					.filter(Objects::nonNull)
+					.collect(Collectors.toCollection(ArrayList::new));
+				bytes.sort(Comparator.comparing(String::valueOf));
+				return bytes;
 			}
-			if (value.hasBs()) {
-				value.bs().stream().map(AttributeValue::fromB).map(this.element::read).forEach(list::add);
-				list.sort(Comparator.comparing(String::valueOf));
-				return list;
+			else {
+				return null;
 			}
-			return null;
+			return elements.map(this.element::read).filter(Objects::nonNull).collect(Collectors.toCollection(ArrayList::new));
 		}
 
 		@Override

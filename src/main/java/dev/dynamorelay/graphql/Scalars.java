@@ -174,6 +174,50 @@ final class Scalars {
 		})
 		.build();
 
+	/**
+	 * A scalar that the schema files declare and nothing else wires: values are served and taken as they
+	 * are, as strings, numbers or booleans (a custom scalar stored as S or N reads as a string).
+	 */
+	static GraphQLScalarType passThrough(String name) {
+		return GraphQLScalarType.newScalar().name(name).coercing(new Coercing<Object, Object>() {
+
+			@Override
+			public Object serialize(Object value, GraphQLContext context, Locale locale) {
+				if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+					return value;
+				}
+				throw new CoercingSerializeException("%s serves a string, number or boolean, not %s".formatted(name,
+						value.getClass().getSimpleName()));
+			}
+
+			@Override
+			public Object parseValue(Object input, GraphQLContext context, Locale locale) {
+				if (input instanceof String || input instanceof Number || input instanceof Boolean) {
+					return input;
+				}
+				throw new CoercingParseValueException("%s takes a string, number or boolean".formatted(name));
+			}
+
+			@Override
+			public Object parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context, Locale locale) {
+				if (input instanceof StringValue value) {
+					return value.getValue();
+				}
+				if (input instanceof IntValue value) {
+					return value.getValue();
+				}
+				if (input instanceof FloatValue value) {
+					return value.getValue();
+				}
+				if (input instanceof BooleanValue value) {
+					return value.isValue();
+				}
+				throw new CoercingParseLiteralException("%s takes a string, number or boolean".formatted(name));
+			}
+
+		}).build();
+	}
+
 	private static Object literal(Value<?> input, CoercedVariables variables) {
 		if (input instanceof StringValue value) {
 			return value.getValue();

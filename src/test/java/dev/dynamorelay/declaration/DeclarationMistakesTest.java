@@ -703,6 +703,31 @@ class DeclarationMistakesTest {
 	}
 
 	@Test
+	void aTimestampFieldThatIsNoString() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				}
+
+				type Log implements Node @table(name: "Logs", partitionKey: "stream", sortKey: "seq") {
+				  id: ID!
+				  stream: String!
+				  seq: Long!
+				  at: Int @timestamp(format: EPOCH_MILLIS)
+				  seen: [Long!] @timestamp(format: EPOCH_SECONDS)
+				  touched: [String!] @timestamp(format: ISO)
+				  created: ID @timestamp(format: ISO)
+				}
+				""";
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(2);
+		assertProblem(problems.get(0), line(schema, "at: Int"),
+				"`Log.at` is `Int` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a list of "
+						+ "`String`).");
+		assertProblem(problems.get(1), line(schema, "seen: [Long!]"), "`Log.seen` is `[Long!]` with `@timestamp`");
+	}
+
+	@Test
 	void aConnectionOfAnUndeclaredIndex() {
 		String schema = """
 				type Query {
@@ -981,6 +1006,23 @@ class DeclarationMistakesTest {
 	}
 
 	@Test
+	void inTakesNonNullValues() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  items(pk: String!, first: Int, after: String, last: Int, before: String,
+				        ownerIn: [String] @filter(attribute: "owner", op: IN),
+				        scoreIn: [Int!] @filter(attribute: "score", op: IN),
+				        doneIn: [Boolean!]! @filter(attribute: "done", op: IN)): ItemConnection! @query
+				}
+				""" + ITEMS;
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(1);
+		assertProblem(problems.get(0), line(schema, "ownerIn"),
+				"`Query.items(ownerIn:)` is IN: declare its values non-null, e.g. `[String!]`; DynamoDB compares no null.");
+	}
+
+	@Test
 	void existsTakesABoolean() {
 		String schema = """
 				type Query {
@@ -1010,6 +1052,86 @@ class DeclarationMistakesTest {
 		assertThat(problems).hasSize(1);
 		assertProblem(problems.get(0), line(schema, "tagIs"),
 				"`Query.items(tagIs:)` compares list attribute `tags`: only CONTAINS and EXISTS apply to a list.");
+	}
+
+	@Test
+	void beginsWithOnValuesThatAreNeitherStringsNorBytes() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  items(pk: String!, first: Int, after: String, last: Int, before: String,
+				        ownerPrefix: String @filter(attribute: "owner", op: BEGINS_WITH),
+				        scorePrefix: String @filter(attribute: "score", op: BEGINS_WITH),
+				        colourPrefix: String @filter(attribute: "colour", op: BEGINS_WITH),
+				        sizePrefix: Int @filter(attribute: "size", op: BEGINS_WITH)): ItemConnection! @query
+				  logs(stream: String!, first: Int, after: String, last: Int, before: String,
+				       atPrefix: String @filter(attribute: "at", op: BEGINS_WITH),
+				       touchedPrefix: String @filter(attribute: "touched", op: BEGINS_WITH)): LogConnection! @query
+				}
+
+				type Log implements Node @table(name: "Logs", partitionKey: "stream", sortKey: "seq") {
+				  id: ID!
+				  stream: String!
+				  seq: Long!
+				  at: String @timestamp(format: EPOCH_MILLIS)
+				  touched: String @timestamp(format: ISO)
+				}
+				""" + ITEMS;
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(3);
+		assertProblem(problems.get(0), line(schema, "scorePrefix"),
+				"`Query.items(scorePrefix:)` is BEGINS_WITH on `score`, compared as a number: BEGINS_WITH compares "
+						+ "strings and bytes only.");
+		assertProblem(problems.get(1), line(schema, "sizePrefix"),
+				"`Query.items(sizePrefix:)` is BEGINS_WITH on `size`, compared as a number");
+		assertProblem(problems.get(2), line(schema, "atPrefix"),
+				"`Query.logs(atPrefix:)` is BEGINS_WITH on `at`, compared as a timestamp stored as a number");
+	}
+
+	@Test
+	void anOrderComparisonOfValuesThatAreNeitherStringsNumbersNorBytes() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  items(pk: String!, first: Int, after: String, last: Int, before: String,
+				        ownerFrom: String @filter(attribute: "owner", op: GE),
+				        scoreAbove: Int @filter(attribute: "score", op: GT),
+				        doneAfter: Boolean @filter(attribute: "done", op: GT),
+				        ownerBelow: Boolean @filter(attribute: "owner", op: LT),
+				        flagUntil: Boolean @filter(attribute: "flag", op: LE)): ItemConnection! @query
+				}
+				""" + ITEMS;
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(3);
+		assertProblem(problems.get(0), line(schema, "doneAfter"),
+				"`Query.items(doneAfter:)` is GT on `done`, compared as a boolean: LT, LE, GT and GE compare strings, "
+						+ "numbers and bytes only.");
+		assertProblem(problems.get(1), line(schema, "ownerBelow"),
+				"`Query.items(ownerBelow:)` is LT on `owner`, compared as a boolean");
+		assertProblem(problems.get(2), line(schema, "flagUntil"),
+				"`Query.items(flagUntil:)` is LE on `flag`, compared as a boolean");
+	}
+
+	@Test
+	void containsOnValuesThatAreNeitherStringsNorLists() {
+		String schema = """
+				type Query {
+				  node(id: ID!): Node
+				  items(pk: String!, first: Int, after: String, last: Int, before: String,
+				        ownerHas: String @filter(attribute: "owner", op: CONTAINS),
+				        tagsHave: String @filter(attribute: "tags", op: CONTAINS),
+				        sizesHave: Int @filter(attribute: "sizes", op: CONTAINS),
+				        scoreHas: Int @filter(attribute: "score", op: CONTAINS),
+				        doneHas: Boolean @filter(attribute: "done", op: CONTAINS)): ItemConnection! @query
+				}
+				""" + ITEMS;
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(2);
+		assertProblem(problems.get(0), line(schema, "scoreHas"),
+				"`Query.items(scoreHas:)` is CONTAINS on `score`, compared as a number: CONTAINS finds a substring of a "
+						+ "string or an element of a list or set only.");
+		assertProblem(problems.get(1), line(schema, "doneHas"),
+				"`Query.items(doneHas:)` is CONTAINS on `done`, compared as a boolean");
 	}
 
 	@Test

@@ -76,4 +76,54 @@ class ValueTypeTest {
 			.hasMessageContaining("since");
 	}
 
+	@Test
+	void isoTimestampArgumentsAreWrittenAsTheServerServesThem() {
+		ValueType iso = new ValueType.Timestamp(ValueType.Timestamp.Format.ISO);
+		assertThat(iso.write("since", "2025-01-01T09:00:00Z").s()).isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(iso.write("since", "2025-01-01T10:00:00.5+01:00").s()).isEqualTo("2025-01-01T09:00:00.500Z");
+		assertThat(iso.write("since", "2024-12-31T23:00:00.123456-10:00").s()).isEqualTo("2025-01-01T09:00:00.123Z");
+		// As text, the bound sorts below an instant stored later in the same second.
+		assertThat(iso.write("since", "2025-01-01T09:00:00Z").s()).isLessThan("2025-01-01T09:00:00.500Z");
+		assertThatThrownBy(() -> iso.write("since", "2025-01-01T09:00:00")).isInstanceOf(InvalidArgumentException.class)
+			.hasMessageContaining("since");
+	}
+
+	@Test
+	void refusesInstantsBeyondEpochMilliseconds() {
+		for (ValueType.Timestamp.Format format : ValueType.Timestamp.Format.values()) {
+			assertThatThrownBy(() -> new ValueType.Timestamp(format).write("since", "+300000000-01-01T00:00:00Z"))
+				.as(format.name())
+				.isInstanceOf(InvalidArgumentException.class)
+				.hasMessageContaining("`since`");
+		}
+	}
+
+	@Test
+	void epochTimestampsOfFractionalNumbersReadFloored() {
+		ValueType millis = new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_MILLIS);
+		ValueType seconds = new ValueType.Timestamp(ValueType.Timestamp.Format.EPOCH_SECONDS);
+		assertThat(millis.read(AttributeValue.fromN("1735722000000.5"))).isEqualTo("2025-01-01T09:00:00.000Z");
+		assertThat(millis.read(AttributeValue.fromN("-0.5"))).isEqualTo("1969-12-31T23:59:59.999Z");
+		assertThat(seconds.read(AttributeValue.fromN("1735722000.0129"))).isEqualTo("2025-01-01T09:00:00.012Z");
+		assertThat(seconds.read(AttributeValue.fromN("-0.0005"))).isEqualTo("1969-12-31T23:59:59.999Z");
+		assertThat(millis.read(AttributeValue.fromN("1E+30"))).isNull();
+		assertThat(seconds.read(AttributeValue.fromN("1E+30"))).isNull();
+	}
+
+	@Test
+	void listElementsThatDoNotReadAreLeftOut() {
+		ValueType ints = new ValueType.ListOf(new ValueType.Number(ValueType.Number.Kind.INT));
+		assertThat(ints.read(AttributeValue.fromL(List.of(AttributeValue.fromN("3"), AttributeValue.fromS("x"),
+				AttributeValue.fromN("1"), AttributeValue.fromN("1.5"), AttributeValue.fromNul(true)))))
+			.isEqualTo(List.of(3, 1));
+		assertThat(ints.read(AttributeValue.fromNs(List.of("10", "2.5", "9")))).isEqualTo(List.of(9, 10));
+		assertThat(ints.read(AttributeValue.fromSs(List.of("a")))).isEqualTo(List.of());
+		ValueType strings = new ValueType.ListOf(new ValueType.Text());
+		assertThat(strings.read(AttributeValue.fromL(List.of(AttributeValue.fromS("b"), AttributeValue.fromBool(true),
+				AttributeValue.fromM(java.util.Map.of()), AttributeValue.fromS("a")))))
+			.isEqualTo(List.of("b", "a"));
+		ValueType colours = new ValueType.ListOf(new ValueType.Enumeration(java.util.Set.of("RED", "BLUE")));
+		assertThat(colours.read(AttributeValue.fromSs(List.of("RED", "PINK", "BLUE")))).isEqualTo(List.of("BLUE", "RED"));
+	}
+
 }
