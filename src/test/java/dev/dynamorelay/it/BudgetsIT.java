@@ -43,6 +43,18 @@ class BudgetsIT extends IntegrationTest {
 	}
 
 	@Test
+	void totalCountOfExactlyTheCountBudgetIsCountedAndOneMoreIsNull() {
+		String exactly = this.fixtures.buyer("count");
+		this.fixtures.putPurchases(this.fixtures.purchases(exactly, 150, T0, "books"));
+		assertThat(this.walker.page(Documents.USER_PURCHASES_COUNTED, "user.purchases",
+				Map.of("userId", exactly, "first", 1)).totalCount()).isEqualTo(150);
+		String over = this.fixtures.buyer("count");
+		this.fixtures.putPurchases(this.fixtures.purchases(over, 151, T0, "books"));
+		assertThat(this.walker.page(Documents.USER_PURCHASES_COUNTED, "user.purchases",
+				Map.of("userId", over, "first", 1)).totalCount()).isNull();
+	}
+
+	@Test
 	void aPageCutByTheBudgetAfterSomeMatchesContinuesFromItsLastEdge() {
 		String category = Fixtures.unique("cut");
 		List<Map<String, AttributeValue>> items = new ArrayList<>();
