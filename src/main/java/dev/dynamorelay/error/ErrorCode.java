@@ -15,6 +15,9 @@ public enum ErrorCode {
 	/** DynamoDB unreachable, throttled past retries, or not answering in time. */
 	UNAVAILABLE,
 
+	/** A request deeper, wider or costlier than the configured limits, refused before any read. */
+	QUERY_TOO_COMPLEX,
+
 	/** Anything else; details are in the server log. */
 	INTERNAL
 

@@ -63,7 +63,7 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 
 	static ErrorType errorType(ErrorCode code) {
 		return switch (code) {
-			case INVALID_ARGUMENT, INVALID_CURSOR -> ErrorType.BAD_REQUEST;
+			case INVALID_ARGUMENT, INVALID_CURSOR, QUERY_TOO_COMPLEX -> ErrorType.BAD_REQUEST;
 			case NOT_FOUND -> ErrorType.NOT_FOUND;
 			case UNAVAILABLE, INTERNAL -> ErrorType.INTERNAL_ERROR;
 		};

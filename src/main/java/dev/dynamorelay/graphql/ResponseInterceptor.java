@@ -26,7 +26,9 @@ import dev.dynamorelay.pagination.ReadStats;
  * and every error an {@code extensions.code}.
  *
  * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
- * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}.
+ * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}. A request refused by the
+ * cost limits ({@code QUERY_TOO_COMPLEX}) has no data either, but shows its (empty) reads: it got as far
+ * as execution and was stopped there.
  */
 @Component
 class ResponseInterceptor implements WebGraphQlInterceptor {
@@ -54,9 +56,10 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 		ExecutionResult result = response.getExecutionResult();
 		boolean executed = result.isDataPresent();
 		List<GraphQLError> errors = result.getErrors().stream().map((error) -> withCode(error, executed)).toList();
+		boolean refused = !executed && errors.stream().anyMatch(ResponseInterceptor::tooComplex);
 		return response.transform((builder) -> {
 			builder.errors(errors);
-			if (this.extensions && executed) {
+			if (this.extensions && (executed || refused)) {
 				Map<Object, Object> merged = new LinkedHashMap<>();
 				if (result.getExtensions() != null) {
 					merged.putAll(result.getExtensions());
@@ -65,6 +68,11 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 				builder.extensions(merged);
 			}
 		});
+	}
+
+	private static boolean tooComplex(GraphQLError error) {
+		return error.getExtensions() != null
+				&& ErrorCode.QUERY_TOO_COMPLEX.name().equals(error.getExtensions().get("code"));
 	}
 
 	private static GraphQLError withCode(GraphQLError error, boolean executed) {

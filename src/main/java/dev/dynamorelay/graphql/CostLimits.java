@@ -1,0 +1,120 @@
+package dev.dynamorelay.graphql;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import graphql.ExecutionResult;
+import graphql.GraphQLError;
+import graphql.GraphqlErrorBuilder;
+import graphql.execution.AbortExecutionException;
+import graphql.execution.ExecutionContext;
+import graphql.execution.instrumentation.InstrumentationContext;
+import graphql.execution.instrumentation.InstrumentationState;
+import graphql.execution.instrumentation.SimpleInstrumentationContext;
+import graphql.execution.instrumentation.SimplePerformantInstrumentation;
+import graphql.execution.instrumentation.parameters.InstrumentationExecuteOperationParameters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.stereotype.Component;
+
+import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredLookup;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.graphql.RequestCost.Kind;
+import dev.dynamorelay.graphql.RequestCost.Reader;
+
+/**
+ * Refuses a request deeper, wider or costlier than {@link LimitsProperties} allow, after validation and
+ * before any field runs: code {@code QUERY_TOO_COMPLEX}, a message naming the figure and the limit, and
+ * nothing read ({@code extensions.dynamodb.requests} is 0).
+ */
+@Component
+@EnableConfigurationProperties(LimitsProperties.class)
+class CostLimits extends SimplePerformantInstrumentation {
+
+	private static final Logger logger = LoggerFactory.getLogger(CostLimits.class);
+
+	private final LimitsProperties limits;
+
+	private final RequestCost.Sizes sizes;
+
+	private final Map<String, Reader> readers = new HashMap<>();
+
+	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination) {
+		this.limits = limits;
+		this.sizes = new RequestCost.Sizes(pagination.page().defaultSize(), pagination.page().maxSize(),
+				pagination.readBudget(), pagination.countBudget(), DeclaredWiring.MAX_IDS);
+		for (DeclaredConnection connection : declarations.connections()) {
+			this.readers.put(key(connection.coordinates().getTypeName(), connection.coordinates().getFieldName()),
+					new Reader(Kind.CONNECTION, connection.filterArguments().stream()
+						.map(DeclaredConnection.FilterArgument::name)
+						.collect(java.util.stream.Collectors.toSet())));
+		}
+		for (DeclaredLookup lookup : declarations.lookups()) {
+			this.readers.put(key(lookup.coordinates().getTypeName(), lookup.coordinates().getFieldName()),
+					Reader.of(Kind.LOOKUP));
+		}
+		this.readers.put("Query.node", Reader.of(Kind.NODE));
+		this.readers.put("Query.nodes", Reader.of(Kind.NODES));
+	}
+
+	private static String key(String type, String field) {
+		return type + '.' + field;
+	}
+
+	@Override
+	public InstrumentationContext<ExecutionResult> beginExecuteOperation(
+			InstrumentationExecuteOperationParameters parameters, InstrumentationState state) {
+		ExecutionContext execution = parameters.getExecutionContext();
+		RequestCost cost = new RequestCost(execution.getGraphQLSchema(), execution.getOperationDefinition(),
+				execution.getFragmentsByName(), execution.getCoercedVariables(), this.readers, this.sizes,
+				execution.getGraphQLContext(), execution.getLocale());
+		String refusal = refusal(cost, this.limits);
+		if (refusal != null) {
+			throw new AbortExecutionException(List.of(error(refusal)));
+		}
+		return SimpleInstrumentationContext.noOp();
+	}
+
+	/** Why the request is refused, or null when it is within every limit. */
+	static String refusal(RequestCost cost, LimitsProperties limits) {
+		int depth = cost.depth();
+		if (depth > limits.maxDepth()) {
+			return "The request nests fields %d deep; the limit is %d (dynamo-relay.limits.max-depth)."
+				.formatted(depth, limits.maxDepth());
+		}
+		try {
+			int rootFields = cost.rootFields();
+			if (rootFields > limits.maxRootFields()) {
+				return ("The request has %d root fields (each alias counts); the limit is %d "
+						+ "(dynamo-relay.limits.max-root-fields).").formatted(rootFields, limits.maxRootFields());
+			}
+			double items = cost.items();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Request cost: depth {}, {} root fields, about {} items ({})", depth, rootFields,
+						RequestCost.format(items), cost.largestPart());
+			}
+			if (items > limits.maxItems()) {
+				return "The request may read about %s items (the most: %s); the limit is %s (dynamo-relay.limits.max-items)."
+					.formatted(RequestCost.format(items), cost.largestPart(), RequestCost.format(limits.maxItems()));
+			}
+		}
+		catch (RequestCost.TooManySelections ex) {
+			return "The request selects more than %s fields once its fragments are expanded; the limit is %s."
+				.formatted(RequestCost.format(RequestCost.MAX_SELECTIONS), RequestCost.format(RequestCost.MAX_SELECTIONS));
+		}
+		return null;
+	}
+
+	private static GraphQLError error(String message) {
+		return GraphqlErrorBuilder.newError()
+			.errorType(ErrorResolver.errorType(ErrorCode.QUERY_TOO_COMPLEX))
+			.message(message)
+			.extensions(Map.of("code", ErrorCode.QUERY_TOO_COMPLEX.name()))
+			.build();
+	}
+
+}
