@@ -1,6 +1,8 @@
 package dev.dynamorelay.dynamodb;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Duration;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,6 +36,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 @EnableConfigurationProperties({ DynamoDbProperties.class, TablesProperties.class })
 public class DynamoDbConfiguration {
 
+	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final Duration LOOPBACK_CONNECT_TIMEOUT = Duration.ofMillis(250);
+
 	@Bean(destroyMethod = "close")
 	@Conditional(Embedded.class)
 	EmbeddedDynamoDb embeddedDynamoDb() {
@@ -45,14 +51,34 @@ public class DynamoDbConfiguration {
 		return new DynamoDbTimer();
 	}
 
+	/**
+	 * The client. Calls made for a GraphQL request pass what is left of the request's time as their call
+	 * timeout, so that its retries, back-off and attempts all end within it; the settings here bound
+	 * each part so that one stuck part cannot take it all:
+	 * <ul>
+	 * <li>an attempt may take a third of the timeout (a frozen connection is given up and the next attempt
+	 * opens another);</li>
+	 * <li>waiting for a pooled connection is part of an attempt, so it is bounded alike;</li>
+	 * <li>connecting is bounded by a fifth of the timeout, at most 1 s, or 250 ms on loopback (a refused
+	 * connection fails at once anyway; this bounds a connection nothing answers, such as a full listen
+	 * queue);</li>
+	 * <li>the standard retry mode makes 3 attempts with a jittered back-off of at most 100 ms, then 200 ms,
+	 * and stops retrying early once its retry quota is spent: a refused connection is answered in a few
+	 * hundred milliseconds.</li>
+	 * </ul>
+	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbAsyncClient dynamoDbAsyncClient(DynamoDbProperties properties,
 			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
 		Duration timeout = properties.timeout();
+		Duration attempt = timeout.dividedBy(3);
+		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
+		Duration connect = min(timeout.dividedBy(5),
+				(endpoint != null && isLoopback(endpoint)) ? LOOPBACK_CONNECT_TIMEOUT : CONNECT_TIMEOUT);
 		DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
 			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
-				.connectionTimeout(min(timeout, Duration.ofSeconds(2)))
-				.connectionAcquisitionTimeout(timeout)
+				.connectionTimeout(connect)
+				.connectionAcquisitionTimeout(attempt)
 				.maxConcurrency(256))
 			// Continuations (graphql-java's) never block, so they may run on the event loop that completed
 			// the response: one thread hop less per DynamoDB call.
@@ -61,14 +87,13 @@ public class DynamoDbConfiguration {
 			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
 				.scheduledExecutorService(timer.executor())
 				.apiCallTimeout(timeout)
-				.apiCallAttemptTimeout(timeout.dividedBy(3)));
-		if (properties.aws()) {
+				.apiCallAttemptTimeout(attempt));
+		if (endpoint == null) {
 			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
 				.region((properties.region() != null) ? Region.of(properties.region())
 						: DefaultAwsRegionProviderChain.builder().build().getRegion());
 		}
 		else {
-			URI endpoint = properties.url().orElseGet(() -> embedded.getObject().endpoint());
 			builder.endpointOverride(endpoint)
 				.region(Region.of((properties.region() != null) ? properties.region() : "us-east-1"))
 				.credentialsProvider(localCredentials());
@@ -92,6 +117,24 @@ public class DynamoDbConfiguration {
 					SystemPropertyCredentialsProvider.create(),
 					StaticCredentialsProvider.create(AwsBasicCredentials.create("dynamorelay", "local")))
 			.build();
+	}
+
+	/** Whether the endpoint's host is this machine, told without a DNS lookup. */
+	static boolean isLoopback(URI endpoint) {
+		String host = endpoint.getHost();
+		if (host == null) {
+			return false;
+		}
+		if (host.equalsIgnoreCase("localhost")) {
+			return true;
+		}
+		boolean literal = host.startsWith("[") || host.chars().allMatch((c) -> c == '.' || Character.isDigit(c));
+		try {
+			return literal && InetAddress.getByName(host).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
 	}
 
 	private static Duration min(Duration a, Duration b) {

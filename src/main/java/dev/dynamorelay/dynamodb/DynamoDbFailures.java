@@ -1,30 +1,78 @@
 package dev.dynamorelay.dynamodb;
 
+import java.io.IOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.Crc32MismatchException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 
 import dev.dynamorelay.error.UnavailableException;
 
-/** Tells a DynamoDB that cannot serve now apart from a request DynamoDB refused. */
+/** Tells a DynamoDB that cannot serve now apart from a request DynamoDB refused and from a bug of ours. */
 public final class DynamoDbFailures {
 
 	private DynamoDbFailures() {
 	}
 
 	/**
-	 * Whether {@code failure} means DynamoDB was unreachable, silent past the timeout, or throttling
-	 * past the SDK's retries (the contract's {@code UNAVAILABLE}).
+	 * Whether {@code failure} means DynamoDB could not be reached or did not answer in time (the
+	 * contract's {@code UNAVAILABLE}): a connection refused, reset or closed, any other I/O error on the
+	 * way, a call or attempt timeout, throttling past the SDK's retries, or a 5xx answer.
+	 *
+	 * <p>Every other client-side failure is not: a response the SDK cannot read (a JSON parser's error,
+	 * although Jackson's exceptions are {@link IOException}s), a request it cannot build or sign, missing
+	 * credentials. Those are bugs or misconfiguration, and retrying later would not help.
 	 */
 	public static boolean isUnavailable(Throwable failure) {
 		Throwable cause = unwrap(failure);
-		if (cause instanceof UnavailableException || cause instanceof SdkClientException) {
+		if (cause instanceof UnavailableException) {
 			return true;
 		}
-		if (cause instanceof AwsServiceException service) {
+		if (cause instanceof SdkServiceException service) {
 			return service.isThrottlingException() || service.statusCode() >= 500;
+		}
+		if (cause instanceof ApiCallTimeoutException || cause instanceof ApiCallAttemptTimeoutException
+				|| cause instanceof Crc32MismatchException) {
+			// A CRC mismatch is a response damaged on the way.
+			return true;
+		}
+		return cause instanceof SdkClientException && unreachable(cause.getCause());
+	}
+
+	/**
+	 * Whether a cause chain reports the network: an I/O error (the SDK's and Netty's connection failures,
+	 * read and write timeouts are all {@link IOException}s, some wrapped once more) or a timeout (of
+	 * connection acquisition), and no parser error.
+	 */
+	private static boolean unreachable(Throwable cause) {
+		boolean network = false;
+		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (Throwable current = cause; current != null && seen.add(current); current = current.getCause()) {
+			if (isParserError(current)) {
+				return false;
+			}
+			if (current instanceof IOException || current instanceof TimeoutException) {
+				network = true;
+			}
+		}
+		return network;
+	}
+
+	/** Jackson's exceptions (the SDK's shaded copy, or the original) extend IOException but report content. */
+	private static boolean isParserError(Throwable failure) {
+		for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
+			String name = type.getName();
+			if (name.endsWith(".jackson.core.JacksonException") || name.endsWith(".jackson.core.JsonProcessingException")) {
+				return true;
+			}
 		}
 		return false;
 	}

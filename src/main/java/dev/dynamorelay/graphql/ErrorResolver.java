@@ -20,8 +20,9 @@ import dev.dynamorelay.error.ErrorCode;
 /**
  * Maps every failure of a data fetcher to a GraphQL error with the contract's code.
  *
- * <p>Typed failures carry their own code and message; DynamoDB that cannot serve is
- * {@code UNAVAILABLE}; anything else is {@code INTERNAL}, logged here with its stack trace and
+ * <p>Typed failures carry their own code and message; DynamoDB that cannot be reached or did not
+ * answer in time is {@code UNAVAILABLE} (see {@link DynamoDbFailures#isUnavailable}); anything else,
+ * other failures of the SDK included, is {@code INTERNAL}, logged here with its stack trace and
  * answered with a reference to the log line, never with the exception itself.
  */
 @Component

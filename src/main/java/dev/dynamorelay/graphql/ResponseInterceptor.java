@@ -35,16 +35,17 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 
 	private final boolean extensions;
 
-	private final Duration timeout;
+	/** How long a request may read: a little less than the timeout, which its answer must arrive within. */
+	private final Duration readTimeout;
 
 	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb) {
 		this.extensions = properties.enabled();
-		this.timeout = dynamoDb.timeout();
+		this.readTimeout = dynamoDb.readTimeout();
 	}
 
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats(this.timeout);
+		ReadStats stats = new ReadStats(this.readTimeout);
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

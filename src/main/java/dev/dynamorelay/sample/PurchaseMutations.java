@@ -1,6 +1,7 @@
 package dev.dynamorelay.sample;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.graphql.data.method.annotation.Argument;
 import org.springframework.graphql.data.method.annotation.MutationMapping;
 import org.springframework.stereotype.Controller;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -29,8 +31,10 @@ import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.NotFoundException;
+import dev.dynamorelay.error.UnavailableException;
 import dev.dynamorelay.graphql.RequestStats;
 import dev.dynamorelay.pagination.ReadStats;
 
@@ -61,8 +65,11 @@ class PurchaseMutations {
 
 	private final Entity purchases;
 
-	PurchaseMutations(DynamoDbAsyncClient dynamoDb, Declarations declarations) {
+	private final Duration timeout;
+
+	PurchaseMutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, DynamoDbProperties properties) {
 		this.dynamoDb = dynamoDb;
+		this.timeout = properties.timeout();
 		this.declarations = declarations;
 		this.users = declarations.entity("User");
 		this.purchases = declarations.entity("Purchase");
@@ -92,7 +99,8 @@ class PurchaseMutations {
 			.getItem((get) -> get.tableName(this.users.table().physicalName())
 				.key(Map.of("userId", AttributeValue.fromS(userId)))
 				.projectionExpression("userId")
-				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
+				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+				.overrideConfiguration(within(stats)))
 			.thenCompose((user) -> {
 				stats.record(user.hasItem() ? 1 : 0, user.hasItem() ? 1 : 0, units(user.consumedCapacity()));
 				if (!user.hasItem() || user.item().isEmpty()) {
@@ -112,7 +120,8 @@ class PurchaseMutations {
 			.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
 				.key(purchase.key())
 				.returnValues(ReturnValue.ALL_OLD)
-				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
+				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+				.overrideConfiguration(within(stats)))
 			.thenApply((deleted) -> {
 				stats.record(0, 0, units(deleted.consumedCapacity()));
 				return (deleted.hasAttributes() && !deleted.attributes().isEmpty())
@@ -128,7 +137,8 @@ class PurchaseMutations {
 			.putItem((put) -> put.tableName(this.purchases.table().physicalName())
 				.item(item)
 				.conditionExpression("attribute_not_exists(userId)")
-				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL))
+				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+				.overrideConfiguration(within(stats)))
 			.handle((written, failure) -> {
 				if (failure == null) {
 					stats.record(0, 0, units(written.consumedCapacity()));
@@ -147,6 +157,18 @@ class PurchaseMutations {
 				return put(attributes, purchasedAt + 1, false, stats, attempt + 1);
 			})
 			.thenCompose((next) -> next);
+	}
+
+	/**
+	 * A call's timeout: what is left of the request's time, so that its calls one after another end
+	 * within it as its reads do; none left is UNAVAILABLE at once.
+	 */
+	private AwsRequestOverrideConfiguration within(ReadStats stats) {
+		Duration remaining = stats.remaining(this.timeout);
+		if (remaining.isNegative() || remaining.isZero()) {
+			throw new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null);
+		}
+		return AwsRequestOverrideConfiguration.builder().apiCallTimeout(remaining).build();
 	}
 
 	/** A non-empty key string that DynamoDB accepts as a partition key. */

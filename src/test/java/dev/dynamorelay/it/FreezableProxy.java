@@ -1,5 +1,6 @@
 package dev.dynamorelay.it;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,60 +9,96 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
- * accepted, nothing is answered) or cut (connections are refused), and then restore.
+ * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
+ * connections are refused), or make answer every request with a body that is not JSON; and then
+ * restore, on the same port.
  */
 final class FreezableProxy implements AutoCloseable {
 
 	enum Mode {
 
-		FORWARD, FROZEN, CUT
+		FORWARD, FROZEN, CUT, STOPPED, GARBLED
 
 	}
 
-	private final ServerSocket server;
-
 	private final InetSocketAddress upstream;
 
+	private final int port;
+
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private volatile ServerSocket server;
 
 	private volatile Mode mode = Mode.FORWARD;
 
 	FreezableProxy(InetSocketAddress upstream) throws IOException {
 		this.upstream = upstream;
-		this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-		Thread acceptor = new Thread(this::accept, "proxy-accept");
+		this.server = listen(0);
+		this.port = this.server.getLocalPort();
+		startAccepting(this.server);
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	synchronized void mode(Mode mode) {
+		Mode previous = this.mode;
+		this.mode = mode;
+		if (mode == Mode.CUT || mode == Mode.STOPPED || mode == Mode.GARBLED || previous == Mode.GARBLED) {
+			this.sockets.forEach(FreezableProxy::closeQuietly);
+			this.sockets.clear();
+		}
+		try {
+			if (mode == Mode.STOPPED) {
+				this.server.close();
+			}
+			else if (previous == Mode.STOPPED) {
+				this.server = listen(this.port);
+				startAccepting(this.server);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The proxy could not " + ((mode == Mode.STOPPED) ? "stop" : "listen again"),
+					ex);
+		}
+	}
+
+	private static ServerSocket listen(int port) throws IOException {
+		ServerSocket server = new ServerSocket();
+		server.setReuseAddress(true);
+		server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+		return server;
+	}
+
+	private void startAccepting(ServerSocket server) {
+		Thread acceptor = new Thread(() -> accept(server), "proxy-accept");
 		acceptor.setDaemon(true);
 		acceptor.start();
 	}
 
-	int port() {
-		return this.server.getLocalPort();
-	}
-
-	void mode(Mode mode) {
-		this.mode = mode;
-		if (mode == Mode.CUT) {
-			this.sockets.forEach(FreezableProxy::closeQuietly);
-			this.sockets.clear();
-		}
-	}
-
-	private void accept() {
-		while (!this.server.isClosed()) {
+	private void accept(ServerSocket server) {
+		while (!server.isClosed()) {
 			try {
-				Socket client = this.server.accept();
+				Socket client = server.accept();
 				if (this.mode == Mode.CUT) {
 					client.setSoLinger(true, 0);
 					client.close();
 					continue;
 				}
-				Socket target = new Socket(this.upstream.getAddress(), this.upstream.getPort());
 				this.sockets.add(client);
+				if (this.mode == Mode.GARBLED) {
+					garble(client);
+					continue;
+				}
+				Socket target = new Socket(this.upstream.getAddress(), this.upstream.getPort());
 				this.sockets.add(target);
 				pump(client, target);
 				pump(target, client);
@@ -110,6 +147,53 @@ final class FreezableProxy implements AutoCloseable {
 		}, "proxy-pump");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	/** Answers every HTTP request on the connection with 200 and a body that is not JSON. */
+	private void garble(Socket client) {
+		Thread thread = new Thread(() -> {
+			byte[] answer = ("HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 16\r\n\r\n"
+					+ "this is not json").getBytes(StandardCharsets.US_ASCII);
+			try (InputStream in = client.getInputStream(); OutputStream out = client.getOutputStream()) {
+				while (this.mode == Mode.GARBLED) {
+					int length = contentLength(in);
+					if (length < 0 || in.readNBytes(length).length < length) {
+						break;
+					}
+					out.write(answer);
+					out.flush();
+				}
+			}
+			catch (IOException ex) {
+				// connection closed
+			}
+			finally {
+				closeQuietly(client);
+			}
+		}, "proxy-garble");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	/** Reads a request's head and returns its Content-Length (0 without one), or -1 at the end of the stream. */
+	private static int contentLength(InputStream in) throws IOException {
+		ByteArrayOutputStream head = new ByteArrayOutputStream();
+		int matched = 0;
+		byte[] end = { '\r', '\n', '\r', '\n' };
+		while (matched < end.length) {
+			int next = in.read();
+			if (next < 0) {
+				return -1;
+			}
+			head.write(next);
+			matched = (next == end[matched]) ? matched + 1 : ((next == '\r') ? 1 : 0);
+		}
+		for (String line : head.toString(StandardCharsets.US_ASCII).split("\r\n")) {
+			if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+				return Integer.parseInt(line.substring("content-length:".length()).trim());
+			}
+		}
+		return 0;
 	}
 
 	private static void closeQuietly(Socket socket) {
