@@ -13,8 +13,9 @@ import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustom
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps parsed and validated documents by query text, so that a client paging with the same query
- * (as Apollo and Relay do) is parsed and validated once, not on every page.
+ * Finds the document of a request: keeps parsed and validated documents by query text, so that a
+ * client paging with the same query (as Apollo and Relay do) is parsed and validated once, not on every
+ * page; and refuses a mutation sent over GET ({@link GraphQlHttpEndpoint}).
  *
  * <p>Least recently used documents are dropped beyond {@value #MAX_ENTRIES}; very long query texts
  * are not kept at all. Variables are not part of a document, so pages of one walk share an entry.
@@ -39,16 +40,22 @@ class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCu
 	@Override
 	public CompletableFuture<PreparsedDocumentEntry> getDocumentAsync(ExecutionInput input,
 			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
+		PreparsedDocumentEntry entry = byText(input, parseAndValidate);
+		return CompletableFuture.completedFuture(GraphQlHttpEndpoint.refuseMutationOverGet(input, entry));
+	}
+
+	private PreparsedDocumentEntry byText(ExecutionInput input,
+			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
 		String query = input.getQuery();
 		if (query.length() > MAX_QUERY_LENGTH) {
-			return CompletableFuture.completedFuture(parseAndValidate.apply(input));
+			return parseAndValidate.apply(input);
 		}
 		PreparsedDocumentEntry cached = this.documents.get(query);
 		if (cached == null) {
 			cached = parseAndValidate.apply(input);
 			this.documents.put(query, cached);
 		}
-		return CompletableFuture.completedFuture(cached);
+		return cached;
 	}
 
 	@Override
