@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component;
 /**
  * Finds the document of a request: keeps parsed and validated documents by query text, so that a
  * client paging with the same query (as Apollo and Relay do) is parsed and validated once, not on every
- * page; and refuses a mutation sent over GET ({@link GraphQlHttpEndpoint}).
+ * page; resolves Apollo's persisted-query hashes ({@link PersistedQueries}); and refuses a mutation
+ * sent over GET ({@link GraphQlHttpEndpoint}).
  *
  * <p>Least recently used documents are dropped beyond {@value #MAX_ENTRIES}; very long query texts
  * are not kept at all. Variables are not part of a document, so pages of one walk share an entry.
@@ -37,11 +38,36 @@ class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCu
 
 		});
 
+	/** Null when persisted queries are switched off. */
+	private final PersistedQueries persistedQueries;
+
+	DocumentCache(PersistedQueryProperties persistedQueries) {
+		this.persistedQueries = persistedQueries.enabled() ? new PersistedQueries(persistedQueries.maxEntries()) : null;
+	}
+
 	@Override
 	public CompletableFuture<PreparsedDocumentEntry> getDocumentAsync(ExecutionInput input,
 			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
-		PreparsedDocumentEntry entry = byText(input, parseAndValidate);
-		return CompletableFuture.completedFuture(GraphQlHttpEndpoint.refuseMutationOverGet(input, entry));
+		return document(input, parseAndValidate)
+			.thenApply((entry) -> GraphQlHttpEndpoint.refuseMutationOverGet(input, entry));
+	}
+
+	private CompletableFuture<PreparsedDocumentEntry> document(ExecutionInput input,
+			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
+		Function<ExecutionInput, PreparsedDocumentEntry> byText = (resolved) -> byText(resolved, parseAndValidate);
+		if (PersistedQueries.requested(input)) {
+			PreparsedDocumentEntry malformed = PersistedQueries.malformed(input);
+			if (malformed != null) {
+				return CompletableFuture.completedFuture(malformed);
+			}
+			if (this.persistedQueries != null) {
+				return this.persistedQueries.getDocumentAsync(input, byText);
+			}
+			if (PersistedQueries.hashOnly(input)) {
+				return CompletableFuture.completedFuture(PersistedQueries.notSupported());
+			}
+		}
+		return CompletableFuture.completedFuture(byText.apply(input));
 	}
 
 	private PreparsedDocumentEntry byText(ExecutionInput input,

@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * else fails before the endpoint answers is {@link GraphQlErrorAttributes}'s.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(PersistedQueryProperties.class)
 class GraphQlHttpConfiguration {
 
 	/** What a POST can be answered with: a GraphQL response, or Spring GraphQL's server-sent events. */

@@ -44,7 +44,9 @@ import dev.dynamorelay.error.ErrorCode;
  * <p>A GET request goes through the same {@link WebGraphQlHandler} as a POST (interceptors, error
  * codes, {@code extensions.dynamodb}, persisted queries) and is answered by the same response
  * writing. A mutation over GET is refused before anything runs: HTTP 405 with {@code Allow: POST}
- * and a GraphQL error.
+ * and a GraphQL error. Apollo's persisted-query answers ({@code PersistedQueryNotFound},
+ * {@code PersistedQueryNotSupported}) are HTTP 200, as Apollo's link expects, whatever the
+ * response's media type.
  */
 class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 
@@ -107,6 +109,9 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 		if (refusedMutation(response)) {
 			return HttpStatus.METHOD_NOT_ALLOWED;
 		}
+		if (persistedQueryProtocol(response)) {
+			return HttpStatus.OK;
+		}
 		return super.selectResponseStatus(response, responseMediaType);
 	}
 
@@ -166,6 +171,14 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 
 	private static boolean refusedMutation(WebGraphQlResponse response) {
 		return response.getExecutionInput().getGraphQLContext().getBoolean(REFUSED_MUTATION, false);
+	}
+
+	/** Whether every error is Apollo's persisted-query protocol (the client resends or stops hashing). */
+	private static boolean persistedQueryProtocol(WebGraphQlResponse response) {
+		List<GraphQLError> errors = response.getExecutionResult().getErrors();
+		return !errors.isEmpty() && errors.stream()
+			.map((error) -> (error.getExtensions() != null) ? error.getExtensions().get("code") : null)
+			.allMatch((code) -> PersistedQueries.NOT_FOUND.equals(code) || PersistedQueries.NOT_SUPPORTED.equals(code));
 	}
 
 	private SerializableGraphQlRequest readParameters(MultiValueMap<String, String> parameters) {

@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * GraphQL over GET (queries in the URL, mutations refused with 405), and a GraphQL error body with a
- * code on every answer of the endpoint that is not 200.
+ * GraphQL over GET (queries in the URL, mutations refused with 405), Apollo's automatic persisted
+ * queries over GET and POST, and a GraphQL error body with a code on every answer of the endpoint
+ * that is not 200.
  */
 class GetRequestsIT extends IntegrationTest {
 
@@ -113,6 +116,77 @@ class GetRequestsIT extends IntegrationTest {
 	}
 
 	@Test
+	void persistedQueriesOverGetNotFoundThenRegisteredThenByHashAlone() throws Exception {
+		String query = uniqueQuery();
+		String hash = sha256(query);
+		String variables = json(Map.of("userId", this.userId, "first", 2));
+		String extensions = persistedQuery(hash);
+
+		Answer unknown = get(Map.of("extensions", extensions, "variables", variables), APOLLO_ACCEPT);
+		assertThat(unknown.status()).as("Apollo's link retries on 200").isEqualTo(200);
+		assertThat(errors(unknown)).hasSize(1);
+		assertThat(((Map<?, ?>) errors(unknown).get(0)).get("message")).isEqualTo("PersistedQueryNotFound");
+		assertCode(unknown, "PERSISTED_QUERY_NOT_FOUND");
+		assertThat(unknown.body()).doesNotContainKey("data");
+
+		Answer registered = get(Map.of("query", query, "extensions", extensions, "variables", variables), APOLLO_ACCEPT);
+		assertThat(registered.status()).isEqualTo(200);
+		assertThat(registered.body()).doesNotContainKey("errors");
+		assertThat((List<?>) registered.at("data", "user", "purchases", "edges")).hasSize(2);
+
+		Answer byHash = get(Map.of("extensions", extensions, "variables", variables), APOLLO_ACCEPT);
+		assertThat(byHash.status()).isEqualTo(200);
+		assertThat(byHash.body()).doesNotContainKey("errors");
+		assertThat(byHash.body().get("data")).isEqualTo(registered.body().get("data"));
+		assertThat(byHash.at("extensions", "dynamodb", "requests")).isEqualTo(2);
+
+		// One registry for GET and POST.
+		Map<String, Object> postBody = new LinkedHashMap<>();
+		postBody.put("variables", Map.of("userId", this.userId, "first", 2));
+		postBody.put("extensions", Map.of("persistedQuery", Map.of("version", 1, "sha256Hash", hash)));
+		Answer overPost = post(postBody, APOLLO_ACCEPT);
+		assertThat(overPost.status()).isEqualTo(200);
+		assertThat(overPost.body().get("data")).isEqualTo(registered.body().get("data"));
+	}
+
+	@Test
+	void persistedQueriesOverPostRegisterToo() throws Exception {
+		String query = uniqueQuery();
+		Map<String, Object> extensions = Map.of("persistedQuery", Map.of("version", 1, "sha256Hash", sha256(query)));
+		Map<String, Object> variables = Map.of("userId", this.userId, "first", 1);
+		Answer unknown = post(Map.of("extensions", extensions, "variables", variables), APOLLO_ACCEPT);
+		assertThat(unknown.status()).isEqualTo(200);
+		assertCode(unknown, "PERSISTED_QUERY_NOT_FOUND");
+		Answer registered = post(Map.of("query", query, "extensions", extensions, "variables", variables), APOLLO_ACCEPT);
+		assertThat(registered.body()).doesNotContainKey("errors");
+		Answer byHash = get(Map.of("extensions", json(extensions), "variables", json(variables)), APOLLO_ACCEPT);
+		assertThat(byHash.body().get("data")).isEqualTo(registered.body().get("data"));
+	}
+
+	@Test
+	void aQueryWhoseHashIsNotItsSha256IsRefusedAndNotRegistered() throws Exception {
+		String query = uniqueQuery();
+		String other = sha256(query + " ");
+		Map<String, String> variables = Map.of("variables", json(Map.of("userId", this.userId)));
+		Answer mismatch = get(with(variables, "query", query, "extensions", persistedQuery(other)));
+		assertCode(mismatch, "INVALID_ARGUMENT");
+		assertThat((String) ((Map<?, ?>) errors(mismatch).get(0)).get("message")).contains("SHA-256");
+		assertThat(mismatch.body()).doesNotContainKey("data");
+		assertCode(get(with(variables, "extensions", persistedQuery(other))), "PERSISTED_QUERY_NOT_FOUND");
+		// Upper-case hex is the same hash.
+		Answer upper = get(with(variables, "query", query, "extensions", persistedQuery(sha256(query).toUpperCase())));
+		assertThat(upper.body()).doesNotContainKey("errors");
+		// A malformed persistedQuery extension.
+		for (String malformed : List.of("{\"persistedQuery\": \"abc\"}",
+				"{\"persistedQuery\": {\"version\": 2, \"sha256Hash\": \"" + sha256(query) + "\"}}",
+				"{\"persistedQuery\": {\"version\": 1, \"sha256Hash\": \"abc\"}}")) {
+			Answer answer = get(with(variables, "extensions", malformed));
+			assertCode(answer, "INVALID_ARGUMENT");
+			assertThat((String) ((Map<?, ?>) errors(answer).get(0)).get("message")).contains("persistedQuery");
+		}
+	}
+
+	@Test
 	void everyAnswerThatIsNot200IsAGraphQlErrorWithACode() throws Exception {
 		String url = "http://127.0.0.1:" + this.port + "/graphql";
 		String query = "{\"query\": \"{ __typename }\"}";
@@ -195,6 +269,12 @@ class GetRequestsIT extends IntegrationTest {
 		}
 	}
 
+	/** A query no other test sends, so that its hash is not registered yet. */
+	private static String uniqueQuery() {
+		return "# " + Fixtures.unique("query") + "\nquery Purchases($userId: String!, $first: Int) { "
+				+ "user(userId: $userId) { purchases(first: $first) { edges { node { id } } } } }";
+	}
+
 	private Answer get(Map<String, String> parameters) throws Exception {
 		return get(parameters, null);
 	}
@@ -241,12 +321,28 @@ class GetRequestsIT extends IntegrationTest {
 		}
 	}
 
+	private static Map<String, String> with(Map<String, String> base, String... more) {
+		Map<String, String> parameters = new LinkedHashMap<>(base);
+		for (int i = 0; i < more.length; i += 2) {
+			parameters.put(more[i], more[i + 1]);
+		}
+		return parameters;
+	}
+
+	private static String persistedQuery(String hash) {
+		return json(Map.of("persistedQuery", Map.of("version", 1, "sha256Hash", hash)));
+	}
+
 	private static String json(Object value) {
 		return JSON.writeValueAsString(value);
 	}
 
 	private static String encode(String value) {
 		return URLEncoder.encode(value, StandardCharsets.UTF_8);
+	}
+
+	static String sha256(String text) throws Exception {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	private record Answer(int status, String contentType, String allow, Map<String, Object> body) {
