@@ -1,15 +1,18 @@
 // Walks dynamo-relay's cursor connections with real GraphQL clients and compares the clients'
-// *merged* cache lists with the ids that the Java test wrote into FIXTURES.
+// *merged* cache lists with the ids that the Java test wrote into FIXTURES: Apollo Client with its
+// defaults (POST) and with GET + automatic persisted queries, urql with its defaults (GET).
 //
 //   GRAPHQL_URL=http://127.0.0.1:8191/graphql FIXTURES=/path/fixtures.json npm test
 //
 // FIXTURES: {"userId", "purchaseIds" (ASC), "minAmount", "filteredIds" (amount >= minAmount, ASC),
 //            "category", "categoryIds" (the category connection's ASC order)}
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { Client, fetchExchange, gql as urqlGql, mapExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
@@ -65,8 +68,27 @@ function maxPages(expected) {
   return Math.ceil(expected.length / PAGE_SIZE) * 20 + 50;
 }
 
+/**
+ * A fetch that records each request (method, URL, body) before sending it, so that a test can say
+ * how its client talked to the server.
+ */
+function recordingFetch() {
+  const requests = [];
+  const fetch = (input, init = {}) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    requests.push({ method: (init.method ?? input.method ?? 'GET').toUpperCase(), url, body: init.body });
+    return globalThis.fetch(input, init);
+  };
+  return { fetch, requests };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Apollo Client 4: InMemoryCache + relayStylePagination(), paging with ObservableQuery.fetchMore.
+//
+// Two ways of talking to the server: Apollo's defaults (POST with the query), and queries over GET
+// with automatic persisted queries (PersistedQueryLink sends the query's SHA-256 alone; the server
+// answers PersistedQueryNotFound the first time, the link sends the query with its hash, and every
+// later page is a short GET with the hash alone).
 
 const APOLLO_USER_PURCHASES = gql`
   query UserPurchases($userId: String!, $first: Int, $after: String, $last: Int, $before: String,
@@ -90,9 +112,15 @@ const APOLLO_CATEGORY_PURCHASES = gql`
   }
 `;
 
-function apolloClient(url) {
-  return new ApolloClient({
-    link: new HttpLink({ uri: url }),
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+function apolloClient(url, mode) {
+  const { fetch, requests } = recordingFetch();
+  const http = mode === 'get-apq'
+    ? ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: url, useGETForQueries: true, fetch })])
+    : new HttpLink({ uri: url, fetch });
+  const client = new ApolloClient({
+    link: http,
     cache: new InMemoryCache({
       typePolicies: {
         User: { fields: { purchases: relayStylePagination(['minAmount', 'order']) } },
@@ -100,6 +128,26 @@ function apolloClient(url) {
       },
     }),
   });
+  return { client, requests };
+}
+
+/** How the client talked to the server: Apollo's defaults POST; with GET + APQ, hashes over GET. */
+function assertApolloRequests(mode, requests, pages) {
+  assert.ok(requests.length >= pages, `${requests.length} requests for ${pages} pages`);
+  if (mode === 'get-apq') {
+    assert.deepStrictEqual([...new Set(requests.map((request) => request.method))], ['GET'], 'every request is a GET');
+    const withQuery = requests.filter((request) => request.url.searchParams.has('query'));
+    const hashOnly = requests.filter((request) => !request.url.searchParams.has('query'));
+    assert.ok(withQuery.length <= 1, `the query is sent at most once (to register it), not ${withQuery.length} times`);
+    assert.ok(hashOnly.length >= pages - 1, `${hashOnly.length} requests by hash alone for ${pages} pages`);
+    for (const request of requests) {
+      const extensions = JSON.parse(request.url.searchParams.get('extensions'));
+      assert.equal(extensions.persistedQuery.version, 1);
+      assert.match(extensions.persistedQuery.sha256Hash, /^[0-9a-f]{64}$/);
+    }
+  } else {
+    assert.deepStrictEqual([...new Set(requests.map((request) => request.method))], ['POST'], 'Apollo POSTs by default');
+  }
 }
 
 /** Subscribes (which starts the query) and resolves with the first complete result. */
@@ -130,8 +178,8 @@ function firstResult(observable) {
  * its cursor becomes the merged connection's cursor, which is asserted here too, so a client that
  * continues from the merged cache (like the infinite-scroll page) moves on as well.
  */
-async function apolloWalk({ url, query, variables, connection, direction, expected }) {
-  const client = apolloClient(url);
+async function apolloWalk({ url, mode, query, variables, connection, direction, expected }) {
+  const { client, requests } = apolloClient(url, mode);
   const observable = client.watchQuery({ query, variables });
   const { result, subscription } = await firstResult(observable);
   const forward = direction === 'forward';
@@ -161,6 +209,8 @@ async function apolloWalk({ url, query, variables, connection, direction, expect
     }
     // The merged list, read back from the normalized cache with the walk's first variables.
     const merged = connection(client.readQuery({ query, variables }));
+    assertApolloRequests(mode, requests, stats.pages);
+    stats.requests = requests.length;
     return { ids: merged.edges.map((edge) => edge.node.id), stats };
   } finally {
     subscription.unsubscribe();
@@ -168,61 +218,67 @@ async function apolloWalk({ url, query, variables, connection, direction, expect
   }
 }
 
-test('Apollo Client: forward walk of User.purchases (first/after) merges to purchaseIds', { timeout: TEST_TIMEOUT }, async (t) => {
-  const { url, fixtures } = requireSetup();
-  const { ids, stats } = await apolloWalk({
-    url,
-    query: APOLLO_USER_PURCHASES,
-    variables: { userId: fixtures.userId, first: PAGE_SIZE },
-    connection: (data) => data.user.purchases,
-    direction: 'forward',
-    expected: fixtures.purchaseIds,
+for (const [mode, label] of [['default', 'defaults: POST'], ['get-apq', 'GET + persisted queries']]) {
+  test(`Apollo Client (${label}): forward walk of User.purchases (first/after) merges to purchaseIds`, { timeout: TEST_TIMEOUT }, async (t) => {
+    const { url, fixtures } = requireSetup();
+    const { ids, stats } = await apolloWalk({
+      url,
+      mode,
+      query: APOLLO_USER_PURCHASES,
+      variables: { userId: fixtures.userId, first: PAGE_SIZE },
+      connection: (data) => data.user.purchases,
+      direction: 'forward',
+      expected: fixtures.purchaseIds,
+    });
+    t.diagnostic(`${stats.pages} pages, ${stats.requests} requests, ${stats.emptyPages} without edges, ${ids.length} ids`);
+    assert.deepStrictEqual(ids, fixtures.purchaseIds);
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges, ${ids.length} ids`);
-  assert.deepStrictEqual(ids, fixtures.purchaseIds);
-});
 
-test('Apollo Client: backward walk of User.purchases (last/before) merges to purchaseIds', { timeout: TEST_TIMEOUT }, async (t) => {
-  const { url, fixtures } = requireSetup();
-  const { ids, stats } = await apolloWalk({
-    url,
-    query: APOLLO_USER_PURCHASES,
-    variables: { userId: fixtures.userId, last: PAGE_SIZE },
-    connection: (data) => data.user.purchases,
-    direction: 'backward',
-    expected: fixtures.purchaseIds,
+  test(`Apollo Client (${label}): backward walk of User.purchases (last/before) merges to purchaseIds`, { timeout: TEST_TIMEOUT }, async (t) => {
+    const { url, fixtures } = requireSetup();
+    const { ids, stats } = await apolloWalk({
+      url,
+      mode,
+      query: APOLLO_USER_PURCHASES,
+      variables: { userId: fixtures.userId, last: PAGE_SIZE },
+      connection: (data) => data.user.purchases,
+      direction: 'backward',
+      expected: fixtures.purchaseIds,
+    });
+    t.diagnostic(`${stats.pages} pages, ${stats.requests} requests, ${stats.emptyPages} without edges, ${ids.length} ids`);
+    assert.deepStrictEqual(ids, fixtures.purchaseIds);
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges, ${ids.length} ids`);
-  assert.deepStrictEqual(ids, fixtures.purchaseIds);
-});
 
-test('Apollo Client: forward walk of User.purchases(minAmount) merges to filteredIds', { timeout: TEST_TIMEOUT }, async (t) => {
-  const { url, fixtures } = requireSetup();
-  const { ids, stats } = await apolloWalk({
-    url,
-    query: APOLLO_USER_PURCHASES,
-    variables: { userId: fixtures.userId, first: PAGE_SIZE, minAmount: fixtures.minAmount },
-    connection: (data) => data.user.purchases,
-    direction: 'forward',
-    expected: fixtures.filteredIds,
+  test(`Apollo Client (${label}): forward walk of User.purchases(minAmount) merges to filteredIds`, { timeout: TEST_TIMEOUT }, async (t) => {
+    const { url, fixtures } = requireSetup();
+    const { ids, stats } = await apolloWalk({
+      url,
+      mode,
+      query: APOLLO_USER_PURCHASES,
+      variables: { userId: fixtures.userId, first: PAGE_SIZE, minAmount: fixtures.minAmount },
+      connection: (data) => data.user.purchases,
+      direction: 'forward',
+      expected: fixtures.filteredIds,
+    });
+    t.diagnostic(`${stats.pages} pages, ${stats.requests} requests, ${stats.emptyPages} without edges (cut by the read budget), ${ids.length} ids`);
+    assert.deepStrictEqual(ids, fixtures.filteredIds);
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges (cut by the read budget), ${ids.length} ids`);
-  assert.deepStrictEqual(ids, fixtures.filteredIds);
-});
 
-test('Apollo Client: forward walk of Query.purchasesByCategory merges to categoryIds', { timeout: TEST_TIMEOUT }, async (t) => {
-  const { url, fixtures } = requireSetup();
-  const { ids, stats } = await apolloWalk({
-    url,
-    query: APOLLO_CATEGORY_PURCHASES,
-    variables: { category: fixtures.category, first: PAGE_SIZE },
-    connection: (data) => data.purchasesByCategory,
-    direction: 'forward',
-    expected: fixtures.categoryIds,
+  test(`Apollo Client (${label}): forward walk of Query.purchasesByCategory merges to categoryIds`, { timeout: TEST_TIMEOUT }, async (t) => {
+    const { url, fixtures } = requireSetup();
+    const { ids, stats } = await apolloWalk({
+      url,
+      mode,
+      query: APOLLO_CATEGORY_PURCHASES,
+      variables: { category: fixtures.category, first: PAGE_SIZE },
+      connection: (data) => data.purchasesByCategory,
+      direction: 'forward',
+      expected: fixtures.categoryIds,
+    });
+    t.diagnostic(`${stats.pages} pages, ${stats.requests} requests, ${stats.emptyPages} without edges, ${ids.length} ids`);
+    assert.deepStrictEqual(ids, fixtures.categoryIds);
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges, ${ids.length} ids`);
-  assert.deepStrictEqual(ids, fixtures.categoryIds);
-});
+}
 
 // ---------------------------------------------------------------------------------------------
 // urql: @urql/core Client + @urql/exchange-graphcache relayPagination() + fetchExchange.
@@ -264,10 +320,11 @@ const URQL_CATEGORY_PURCHASES = urqlGql`
  */
 function urqlClient(url) {
   const network = new Map();
+  const { fetch, requests } = recordingFetch();
   const client = new Client({
     url,
-    // urql 5+ sends queries as GET when they fit in a URL; the server's /graphql takes POST only.
-    preferGetMethod: false,
+    fetch,
+    // urql's defaults otherwise: queries go as GET when they fit in a URL (preferGetMethod: 'within-url').
     requestPolicy: 'cache-first',
     exchanges: [
       cacheExchange({
@@ -290,11 +347,11 @@ function urqlClient(url) {
       fetchExchange,
     ],
   });
-  return { client, network };
+  return { client, network, requests };
 }
 
 async function urqlWalk({ url, query, variables, connection, expected }) {
-  const { client, network } = urqlClient(url);
+  const { client, network, requests } = urqlClient(url);
   const stats = { pages: 0, emptyPages: 0 };
   const limit = maxPages(expected);
   let after = null;
@@ -319,6 +376,10 @@ async function urqlWalk({ url, query, variables, connection, expected }) {
   if (final.error) throw final.error;
   const ids = connection(final.data).edges.map((edge) => edge.node.id);
   assert.deepStrictEqual(ids, merged.edges.map((edge) => edge.node.id), 'the merged list is the same whichever page variables read it');
+  assert.equal(requests.length, stats.pages, 'one request per page');
+  assert.deepStrictEqual([...new Set(requests.map((request) => request.method))], ['GET'], 'urql sends its queries as GET');
+  assert.ok(requests.every((request) => request.url.searchParams.has('query')), 'with the query in the URL');
+  stats.requests = requests.length;
   return { ids, stats };
 }
 
@@ -331,7 +392,7 @@ test('urql graphcache relayPagination(): forward walk of User.purchases merges t
     connection: (data) => data.user.purchases,
     expected: fixtures.purchaseIds,
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges, ${ids.length} ids`);
+  t.diagnostic(`${stats.pages} pages, ${stats.requests} GET requests, ${stats.emptyPages} without edges, ${ids.length} ids`);
   assert.deepStrictEqual(ids, fixtures.purchaseIds);
 });
 
@@ -344,7 +405,7 @@ test('urql graphcache relayPagination(): forward walk of User.purchases(minAmoun
     connection: (data) => data.user.purchases,
     expected: fixtures.filteredIds,
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges (cut by the read budget), ${ids.length} ids`);
+  t.diagnostic(`${stats.pages} pages, ${stats.requests} GET requests, ${stats.emptyPages} without edges (cut by the read budget), ${ids.length} ids`);
   assert.deepStrictEqual(ids, fixtures.filteredIds);
 });
 
@@ -357,6 +418,6 @@ test('urql graphcache relayPagination(): forward walk of Query.purchasesByCatego
     connection: (data) => data.purchasesByCategory,
     expected: fixtures.categoryIds,
   });
-  t.diagnostic(`${stats.pages} pages, ${stats.emptyPages} without edges, ${ids.length} ids`);
+  t.diagnostic(`${stats.pages} pages, ${stats.requests} GET requests, ${stats.emptyPages} without edges, ${ids.length} ids`);
   assert.deepStrictEqual(ids, fixtures.categoryIds);
 });

@@ -13,8 +13,10 @@ import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustom
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps parsed and validated documents by query text, so that a client paging with the same query
- * (as Apollo and Relay do) is parsed and validated once, not on every page.
+ * Finds the document of a request: keeps parsed and validated documents by query text, so that a
+ * client paging with the same query (as Apollo and Relay do) is parsed and validated once, not on every
+ * page; resolves Apollo's persisted-query hashes ({@link PersistedQueries}); and refuses a mutation
+ * sent over GET ({@link GraphQlHttpEndpoint}).
  *
  * <p>Least recently used documents are dropped beyond {@value #MAX_ENTRIES}; very long query texts
  * are not kept at all. Variables are not part of a document, so pages of one walk share an entry.
@@ -36,19 +38,50 @@ class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCu
 
 		});
 
+	/** Null when persisted queries are switched off. */
+	private final PersistedQueries persistedQueries;
+
+	DocumentCache(PersistedQueryProperties persistedQueries) {
+		this.persistedQueries = persistedQueries.enabled() ? new PersistedQueries(persistedQueries.maxEntries()) : null;
+	}
+
 	@Override
 	public CompletableFuture<PreparsedDocumentEntry> getDocumentAsync(ExecutionInput input,
 			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
+		return document(input, parseAndValidate)
+			.thenApply((entry) -> GraphQlHttpEndpoint.refuseMutationOverGet(input, entry));
+	}
+
+	private CompletableFuture<PreparsedDocumentEntry> document(ExecutionInput input,
+			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
+		Function<ExecutionInput, PreparsedDocumentEntry> byText = (resolved) -> byText(resolved, parseAndValidate);
+		if (PersistedQueries.requested(input)) {
+			PreparsedDocumentEntry malformed = PersistedQueries.malformed(input);
+			if (malformed != null) {
+				return CompletableFuture.completedFuture(malformed);
+			}
+			if (this.persistedQueries != null) {
+				return this.persistedQueries.getDocumentAsync(input, byText);
+			}
+			if (PersistedQueries.hashOnly(input)) {
+				return CompletableFuture.completedFuture(PersistedQueries.notSupported());
+			}
+		}
+		return CompletableFuture.completedFuture(byText.apply(input));
+	}
+
+	private PreparsedDocumentEntry byText(ExecutionInput input,
+			Function<ExecutionInput, PreparsedDocumentEntry> parseAndValidate) {
 		String query = input.getQuery();
 		if (query.length() > MAX_QUERY_LENGTH) {
-			return CompletableFuture.completedFuture(parseAndValidate.apply(input));
+			return parseAndValidate.apply(input);
 		}
 		PreparsedDocumentEntry cached = this.documents.get(query);
 		if (cached == null) {
 			cached = parseAndValidate.apply(input);
 			this.documents.put(query, cached);
 		}
-		return CompletableFuture.completedFuture(cached);
+		return cached;
 	}
 
 	@Override

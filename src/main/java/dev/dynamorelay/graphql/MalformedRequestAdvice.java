@@ -33,8 +33,12 @@ class MalformedRequestAdvice {
 
 	/** A GraphQL response body of one request error. */
 	static Map<String, Object> errorBody(String message) {
-		Map<String, Object> error = Map.of("message", message, "extensions",
-				Map.of("code", ErrorCode.INVALID_ARGUMENT.name()));
+		return errorBody(ErrorCode.INVALID_ARGUMENT, message);
+	}
+
+	/** A GraphQL response body of one error with {@code code}. */
+	static Map<String, Object> errorBody(ErrorCode code, String message) {
+		Map<String, Object> error = Map.of("message", message, "extensions", Map.of("code", code.name()));
 		return Map.of("errors", List.of(error));
 	}
 
