@@ -25,7 +25,13 @@ class GraphQlErrorAttributes extends DefaultErrorAttributes {
 	@Override
 	public Map<String, Object> getErrorAttributes(WebRequest request, ErrorAttributeOptions options) {
 		Map<String, Object> attributes = super.getErrorAttributes(request, options);
-		if (!this.path.equals(attributes.get("path"))) {
+		// Boot's `path` includes the servlet context path; the endpoint's path does not.
+		String path = String.valueOf(attributes.get("path"));
+		String context = request.getContextPath();
+		if (context != null && !context.isEmpty() && path.startsWith(context)) {
+			path = path.substring(context.length());
+		}
+		if (!this.path.equals(path)) {
 			return attributes;
 		}
 		int status = (attributes.get("status") instanceof Integer code) ? code : 500;

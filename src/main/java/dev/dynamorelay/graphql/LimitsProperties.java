@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("dynamo-relay.limits")
 public record LimitsProperties(@DefaultValue("15") int maxDepth, @DefaultValue("20") int maxRootFields,
-		@DefaultValue("100000") long maxItems) {
+		@DefaultValue("25000") long maxItems) {
 
 	public LimitsProperties {
 		if (maxDepth < 1 || maxRootFields < 1 || maxItems < 1) {

@@ -52,7 +52,7 @@ class CostLimitsIT extends IntegrationTest {
 		String refusal = refused(CYCLE);
 		assertThat(refusal).isEqualTo("The request may read about 102,020,100 items (the most: 100 users "
 				+ "x 100 purchases x 1 user x 100 purchases x 1 user x 100 purchases = 100,000,000); the limit is "
-				+ "100,000 (dynamo-relay.limits.max-items).");
+				+ "25,000 (dynamo-relay.limits.max-items).");
 	}
 
 	@Test
@@ -62,10 +62,10 @@ class CostLimitsIT extends IntegrationTest {
 				  edges { node { id } } } } } } }""";
 		String refusal = refused(document, Map.of("n", 100));
 		assertThat(refusal).startsWith("The request may read about 1,010,100 items (the most: 100 users x "
-				+ "10,000 purchases counted (count budget) = 1,000,000); the limit is 100,000");
-		GraphQlResponse served = execute(document, Map.of("n", 3));
+				+ "10,000 purchases counted (count budget) = 1,000,000); the limit is 25,000");
+		GraphQlResponse served = execute(document, Map.of("n", 2));
 		assertThat(served.getErrors()).isEmpty();
-		assertThat(served.field("users.edges").<List<?>>getValue()).hasSize(3);
+		assertThat(served.field("users.edges").<List<?>>getValue()).hasSize(2);
 	}
 
 	@Test
