@@ -31,6 +31,7 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.KeyValue;
 import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.dynamodb.ItemLoader;
 import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
 import dev.dynamorelay.error.InvalidArgumentException;
@@ -236,17 +237,9 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 		return checkSortKey(argument.name(), written);
 	}
 
+	/** A sort key value DynamoDB accepts: not empty, within its size limit. */
 	private static AttributeValue checkSortKey(String argument, AttributeValue value) {
-		if ((value.s() != null && value.s().isEmpty()) || (value.b() != null && value.b().asByteArray().length == 0)) {
-			throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));
-		}
-		int bytes = (value.s() != null) ? value.s().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-				: (value.b() != null) ? value.b().asByteArray().length : 0;
-		if (bytes > KeyValue.MAX_SORT_KEY_BYTES) {
-			throw new InvalidArgumentException("`%s` is longer than a sort key can be (%d bytes)."
-				.formatted(argument, KeyValue.MAX_SORT_KEY_BYTES));
-		}
-		return value;
+		return ValueType.checkKey(argument, value, KeyValue.MAX_SORT_KEY_BYTES);
 	}
 
 	/** DynamoDB's order of two key values of one type: numbers by value, strings and bytes by their bytes. */
