@@ -532,7 +532,7 @@ public final class DeclarationReader {
 			definition = definition.withTypedCount(telling);
 		}
 		this.connections.add(new DeclaredConnection(FieldCoordinates.coordinates(type.getName(), field.getName()),
-				definition, partition, sortKeyPrefix, sortArguments, filters, order));
+				definition, partition, sortKeyPrefix, sortArguments, filters, order, nodes));
 	}
 
 	private boolean isPlaceholder(String argument, Directive directive, KeyAttribute partitionKey) {

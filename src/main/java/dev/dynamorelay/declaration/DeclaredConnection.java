@@ -20,12 +20,14 @@ import dev.dynamorelay.pagination.KeyCondition;
  * @param sortArguments arguments that become the sort key condition
  * @param filterArguments arguments that become filter conditions
  * @param orderArgument the name of the {@code SortOrder} argument, if the field has one
+ * @param nodes the declared types whose items the connection returns
  */
 public record DeclaredConnection(FieldCoordinates coordinates, ConnectionDefinition<Item> definition,
 		Optional<KeyValue> partition, String sortKeyPrefix, List<SortArgument> sortArguments,
-		List<FilterArgument> filterArguments, Optional<String> orderArgument) {
+		List<FilterArgument> filterArguments, Optional<String> orderArgument, List<Entity> nodes) {
 
 	public DeclaredConnection {
+		nodes = List.copyOf(nodes);
 		sortArguments = List.copyOf(sortArguments);
 		filterArguments = List.copyOf(filterArguments);
 	}

@@ -18,6 +18,12 @@ public enum ErrorCode {
 	/** A request deeper, wider or costlier than the configured limits, refused before any read. */
 	QUERY_TOO_COMPLEX,
 
+	/** A rule needs a signed-in caller and the request has no valid token. */
+	UNAUTHENTICATED,
+
+	/** The caller's token does not satisfy the field's rule; the field read nothing. */
+	FORBIDDEN,
+
 	/** Anything else; details are in the server log. */
 	INTERNAL
 

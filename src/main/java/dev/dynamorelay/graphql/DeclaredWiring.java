@@ -9,8 +9,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
+import graphql.GraphQLError;
+import graphql.GraphqlErrorBuilder;
+import graphql.execution.DataFetcherResult;
 import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.FieldCoordinates;
 import graphql.schema.GraphQLFieldDefinition;
 import graphql.schema.LightDataFetcher;
 import graphql.schema.TypeResolver;
@@ -20,6 +25,8 @@ import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.access.Access;
+import dev.dynamorelay.access.Caller;
 import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
@@ -34,6 +41,7 @@ import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.dynamodb.ItemLoader;
 import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
+import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.graphql.ConnectionFetcher.RelayArguments;
 import dev.dynamorelay.pagination.ConnectionQuery;
@@ -53,6 +61,10 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 	/** The contract's fixed limit on {@code nodes(ids)}. */
 	static final int MAX_IDS = 100;
 
+	private static final FieldCoordinates NODE = FieldCoordinates.coordinates("Query", "node");
+
+	private static final FieldCoordinates NODES = FieldCoordinates.coordinates("Query", "nodes");
+
 	/**
 	 * The greatest string with a given prefix that a sort key can practically hold: the prefix and
 	 * U+10FFFF, the largest code point (its UTF-8 bytes sort after every other character's).
@@ -67,14 +79,17 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 
 	private final ItemLoader items;
 
+	private final Access access;
+
 	/** Each table's item typing, for items loaded by key (lookups, node ids), by declared table name. */
 	private final Map<String, Function<Map<String, AttributeValue>, Item>> typings = new HashMap<>();
 
-	DeclaredWiring(DeclaredTables tables, ConnectionFetcher connections, ItemLoader items) {
+	DeclaredWiring(DeclaredTables tables, ConnectionFetcher connections, ItemLoader items, Access access) {
 		this.declarations = tables.declarations();
 		this.tables = tables;
 		this.connections = connections;
 		this.items = items;
+		this.access = access;
 		for (var table : this.declarations.tables().values()) {
 			List<Entity> inTable = this.declarations.entitiesIn(table);
 			this.typings.put(table.name(), Declarations.typing(inTable, inTable));
@@ -124,18 +139,17 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 				environment.getArgument("last"), environment.getArgument("before"));
 		Item parent = (environment.getSource() instanceof Item item) ? item : null;
 		Function<String, Object> arguments = environment::getArgument;
-		Optional<AttributeValue> partition = Optional.empty();
-		if (connection.partition().isPresent()) {
-			partition = connection.partition().get().value(arguments, parent);
-			if (partition.isEmpty()) {
-				// The parent stores no value for the key: nothing can be in the connection.
-				return this.connections.empty(relay);
-			}
+		Optional<AttributeValue> partition = connection.partition().flatMap((key) -> key.value(arguments, parent));
+		List<Filter> owned = this.access.connection(connection, partition, Caller.of(environment), arguments, parent);
+		if (connection.partition().isPresent() && partition.isEmpty()) {
+			// The parent stores no value for the key: nothing can be in the connection.
+			return this.connections.empty(relay);
 		}
 		SortOrder order = connection.orderArgument().map(environment::getArgument).map(DeclaredWiring::order)
 			.orElse(SortOrder.ASC);
-		ConnectionQuery query = new ConnectionQuery(partition, sortCondition(connection, arguments),
-				filters(connection, arguments), order);
+		List<Filter> filters = filters(connection, arguments);
+		filters.addAll(owned);
+		ConnectionQuery query = new ConnectionQuery(partition, sortCondition(connection, arguments), filters, order);
 		CompletableFuture<ConnectionResult<Item>> page = this.connections.fetch(connection.definition(), query, relay,
 				environment);
 		return this.tables.partial(connection.definition()) ? page.thenCompose((read) -> complete(read, environment))
@@ -290,35 +304,75 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 		Function<String, Object> arguments = environment::getArgument;
 		Map<String, AttributeValue> key = new HashMap<>();
 		Optional<AttributeValue> partition = lookup.partition().value(arguments, parent);
-		if (partition.isEmpty()) {
+		partition.ifPresent((value) -> key.put(lookup.target().table().partitionKey().name(), value));
+		Optional<AttributeValue> sort = lookup.sort().flatMap((template) -> template.value(arguments, parent));
+		sort.ifPresent((value) -> key.put(lookup.target().table().sortKey().orElseThrow().name(), value));
+		UnaryOperator<Item> allowed = this.access.item(lookup.coordinates(), lookup.target(), key,
+				Caller.of(environment), arguments, parent);
+		if (partition.isEmpty() || (lookup.sort().isPresent() && sort.isEmpty())) {
 			return CompletableFuture.completedFuture(null);
 		}
-		key.put(lookup.target().table().partitionKey().name(), partition.get());
-		if (lookup.sort().isPresent()) {
-			Optional<AttributeValue> sort = lookup.sort().get().value(arguments, parent);
-			if (sort.isEmpty()) {
-				return CompletableFuture.completedFuture(null);
-			}
-			key.put(lookup.target().table().sortKey().orElseThrow().name(), sort.get());
-		}
-		return load(lookup.target(), key, environment);
+		return load(lookup.target(), key, environment).thenApply(allowed);
 	}
 
 	private CompletableFuture<Item> node(String id, DataFetchingEnvironment environment) {
 		NodeIds.Key key = this.declarations.decode(id);
-		return load(key.entity(), key.key(), environment);
+		UnaryOperator<Item> allowed = this.access.item(NODE, key.entity(), key.key(), Caller.of(environment),
+				environment::getArgument, null);
+		return load(key.entity(), key.key(), environment).thenApply(allowed);
 	}
 
-	private CompletableFuture<List<Item>> nodes(DataFetchingEnvironment environment) {
+	private CompletableFuture<DataFetcherResult<List<Item>>> nodes(DataFetchingEnvironment environment) {
 		List<String> ids = environment.getArgument("ids");
 		if (ids.size() > MAX_IDS) {
 			throw new InvalidArgumentException("`nodes` takes at most %d ids, got %d.".formatted(MAX_IDS, ids.size()));
 		}
 		List<NodeIds.Key> keys = ids.stream().map(this.declarations::decode).toList();
+		Caller caller = Caller.of(environment);
 		List<CompletableFuture<Item>> loads = new ArrayList<>(keys.size());
-		keys.forEach((key) -> loads.add(load(key.entity(), key.key(), environment)));
-		return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> loads.stream().map(CompletableFuture::join).toList());
+		for (NodeIds.Key key : keys) {
+			CompletableFuture<Item> load;
+			try {
+				UnaryOperator<Item> allowed = this.access.item(NODES, key.entity(), key.key(), caller,
+						environment::getArgument, null);
+				load = load(key.entity(), key.key(), environment).thenApply(allowed);
+			}
+			catch (AccessDeniedException ex) {
+				load = CompletableFuture.failedFuture(ex);
+			}
+			loads.add(load);
+		}
+		return CompletableFuture.allOf(loads.stream()
+			.map((load) -> load.exceptionally((failure) -> null))
+			.toArray(CompletableFuture[]::new)).thenApply((done) -> positions(loads, environment));
+	}
+
+	/**
+	 * The items of {@code nodes} in order: a position the caller may not read is null, with its error at
+	 * its index; any other failure fails the field.
+	 */
+	private static DataFetcherResult<List<Item>> positions(List<CompletableFuture<Item>> loads,
+			DataFetchingEnvironment environment) {
+		List<Item> found = new ArrayList<>(loads.size());
+		List<GraphQLError> errors = new ArrayList<>(0);
+		for (int i = 0; i < loads.size(); i++) {
+			try {
+				found.add(loads.get(i).join());
+			}
+			catch (java.util.concurrent.CompletionException ex) {
+				if (!(ex.getCause() instanceof AccessDeniedException denied)) {
+					throw ex;
+				}
+				found.add(null);
+				errors.add(GraphqlErrorBuilder.newError(environment)
+					.path(environment.getExecutionStepInfo().getPath().segment(i))
+					.errorType(ErrorResolver.errorType(denied.code()))
+					.message(denied.getMessage())
+					.extensions(Map.of("code", denied.code().name()))
+					.build());
+			}
+		}
+		return DataFetcherResult.<List<Item>>newResult().data(found).errors(errors).build();
 	}
 
 	/**

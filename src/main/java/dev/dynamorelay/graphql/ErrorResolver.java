@@ -66,6 +66,8 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 		return switch (code) {
 			case INVALID_ARGUMENT, INVALID_CURSOR, QUERY_TOO_COMPLEX -> ErrorType.BAD_REQUEST;
 			case NOT_FOUND -> ErrorType.NOT_FOUND;
+			case UNAUTHENTICATED -> ErrorType.UNAUTHORIZED;
+			case FORBIDDEN -> ErrorType.FORBIDDEN;
 			case UNAVAILABLE, INTERNAL -> ErrorType.INTERNAL_ERROR;
 		};
 	}

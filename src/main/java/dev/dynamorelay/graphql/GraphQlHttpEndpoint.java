@@ -33,6 +33,7 @@ import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.dynamorelay.access.Access;
 import dev.dynamorelay.error.ErrorCode;
 
 /**
@@ -111,6 +112,9 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 		}
 		if (persistedQueryProtocol(response)) {
 			return HttpStatus.OK;
+		}
+		if (Access.nothingRanUnauthenticated(response.getExecutionResult())) {
+			return HttpStatus.UNAUTHORIZED;
 		}
 		return super.selectResponseStatus(response, responseMediaType);
 	}

@@ -1,6 +1,5 @@
 package dev.dynamorelay.graphql;
 
-import java.util.List;
 import java.util.Map;
 
 import org.springframework.http.HttpStatus;
@@ -11,6 +10,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ServerWebInputException;
 
+import dev.dynamorelay.error.ErrorBody;
 import dev.dynamorelay.error.ErrorCode;
 
 /**
@@ -38,8 +38,7 @@ class MalformedRequestAdvice {
 
 	/** A GraphQL response body of one error with {@code code}. */
 	static Map<String, Object> errorBody(ErrorCode code, String message) {
-		Map<String, Object> error = Map.of("message", message, "extensions", Map.of("code", code.name()));
-		return Map.of("errors", List.of(error));
+		return ErrorBody.of(code, message);
 	}
 
 }

@@ -1,0 +1,121 @@
+package dev.dynamorelay.access;
+
+import java.io.IOException;
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.server.WebGraphQlInterceptor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.web.SecurityFilterChain;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.error.ErrorBody;
+import dev.dynamorelay.error.ErrorCode;
+
+/**
+ * Identity for the schema's {@code @auth} rules: JWT bearer tokens, validated by Spring Security's
+ * OAuth 2 resource server as Spring Boot configures it ({@code spring.security.oauth2.resourceserver.jwt.*}:
+ * a JWK set URI, an issuer, or a local public key, with {@code audiences}).
+ *
+ * <p>Every HTTP request is let through to GraphQL, where the rules decide field by field. A request
+ * with a token that is not valid (expired, signed by another key, for another audience, unsigned) is
+ * answered 401 before anything runs, with a GraphQL error body. With no key configured, nothing is
+ * checked, and the start says so.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AccessConfiguration {
+
+	private static final Logger logger = LoggerFactory.getLogger(AccessConfiguration.class);
+
+	@Bean
+	AccessRules accessRules(SchemaFiles files, Declarations declarations) {
+		return AccessRulesReader.read(files.parse(), declarations);
+	}
+
+	@Bean
+	Access access(AccessRules rules, Declarations declarations, ObjectProvider<JwtDecoder> decoder) {
+		boolean enforced = decoder.getIfAvailable() != null;
+		if (!enforced) {
+			logger.warn("No JWT key is configured (spring.security.oauth2.resourceserver.jwt.*): the schema's @auth "
+					+ "rules are not checked and every field is open to anyone. Configure a key before exposing this "
+					+ "server.");
+		}
+		else {
+			logger.info("Checking @auth rules against JWT bearer tokens: {} types and {} fields have rules",
+					rules.types().size(), rules.fields().size());
+		}
+		return new Access(rules, declarations, enforced);
+	}
+
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json) {
+		http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+			.csrf(AbstractHttpConfigurer::disable)
+			.requestCache(AbstractHttpConfigurer::disable)
+			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.headers((headers) -> headers.cacheControl((cache) -> cache.disable()));
+		if (decoder.getIfAvailable() != null) {
+			BearerTokenAuthenticationEntryPoint bearer = new BearerTokenAuthenticationEntryPoint();
+			http.oauth2ResourceServer((server) -> server.jwt((jwt) -> {
+			}).authenticationEntryPoint((request, response, failure) -> refuse(bearer, json, request, response, failure)));
+		}
+		return http.build();
+	}
+
+	/** A token that is not valid: 401 with {@code WWW-Authenticate}, and a GraphQL error body. */
+	private static void refuse(BearerTokenAuthenticationEntryPoint bearer, JsonMapper json, HttpServletRequest request,
+			HttpServletResponse response, AuthenticationException failure) throws IOException {
+		bearer.commence(request, response, failure);
+		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+		String message = "The bearer token was refused: %s. Send a valid token, or none for public fields."
+			.formatted(failure.getMessage());
+		json.writeValue(response.getOutputStream(), ErrorBody.of(ErrorCode.UNAUTHENTICATED, message));
+	}
+
+	/** Gives every GraphQL execution its {@link Caller}: the validated token's claims, or nobody. */
+	@Bean
+	WebGraphQlInterceptor callerInterceptor() {
+		return (request, chain) -> {
+			Caller caller = (SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken jwt)
+					? Caller.of(jwt.getToken().getClaims()) : Caller.ANONYMOUS;
+			request.configureExecutionInput((input, builder) -> {
+				input.getGraphQLContext().put(Caller.class, caller);
+				return input;
+			});
+			return chain.next(request).doOnNext((response) -> {
+				if (Access.nothingRanUnauthenticated(response.getExecutionResult())) {
+					response.getResponseHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+				}
+			});
+		};
+	}
+
+	/** Fields that read no declared items (mutations, fields wired in Java) check their own rules first. */
+	@Bean
+	GraphQlSourceBuilderCustomizer guardedFields(Access access, Declarations declarations) {
+		return (builder) -> {
+			if (access.enforced()) {
+				builder.typeVisitors(List.of(new GuardedFields(access, declarations)));
+			}
+		};
+	}
+
+}
