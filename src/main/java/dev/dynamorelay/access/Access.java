@@ -107,6 +107,23 @@ public final class Access {
 	}
 
 	/**
+	 * Whether an owner rule may add a filter to a connection (for a caller no other rule allows): its
+	 * reads then weigh as a filtered page's.
+	 */
+	public boolean mayFilterByOwner(DeclaredConnection connection) {
+		if (!this.enforced) {
+			return false;
+		}
+		for (Entity node : connection.nodes()) {
+			AuthRule.Owner owner = AccessRulesReader.owner(this.rules.type(node.name()));
+			if (owner != null && !ownerInPartition(connection, node, node.fields().get(owner.ownerField()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Checks a read of one item by key (a lookup, a node id), before it reads.
 	 * @return the check of the item read, for an owner its key does not hold (identity otherwise)
 	 * @throws AccessDeniedException when the caller may not read it

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.stereotype.Component;
 
+import dev.dynamorelay.access.Access;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredLookup;
 import dev.dynamorelay.declaration.Declarations;
@@ -43,7 +44,7 @@ class CostLimits extends SimplePerformantInstrumentation {
 
 	private final Map<String, Reader> readers = new HashMap<>();
 
-	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination) {
+	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination, Access access) {
 		this.limits = limits;
 		this.sizes = new RequestCost.Sizes(pagination.page().defaultSize(), pagination.page().maxSize(),
 				pagination.readBudget(), pagination.countBudget(), DeclaredWiring.MAX_IDS);
@@ -51,7 +52,7 @@ class CostLimits extends SimplePerformantInstrumentation {
 			this.readers.put(key(connection.coordinates().getTypeName(), connection.coordinates().getFieldName()),
 					new Reader(Kind.CONNECTION, connection.filterArguments().stream()
 						.map(DeclaredConnection.FilterArgument::name)
-						.collect(java.util.stream.Collectors.toSet())));
+						.collect(java.util.stream.Collectors.toSet()), access.mayFilterByOwner(connection)));
 		}
 		for (DeclaredLookup lookup : declarations.lookups()) {
 			this.readers.put(key(lookup.coordinates().getTypeName(), lookup.coordinates().getFieldName()),

@@ -86,15 +86,17 @@ final class RequestCost {
 	 *
 	 * @param kind how it reads
 	 * @param filterArguments for a connection, the arguments that become filters
+	 * @param ownerFiltered for a connection, whether an {@code @auth} owner rule may filter it (its key does
+	 * not hold the owner): weighed as a filtered page whatever the arguments
 	 */
-	record Reader(Kind kind, Set<String> filterArguments) {
+	record Reader(Kind kind, Set<String> filterArguments, boolean ownerFiltered) {
 
 		Reader {
 			filterArguments = Set.copyOf(filterArguments);
 		}
 
 		static Reader of(Kind kind) {
-			return new Reader(kind, Set.of());
+			return new Reader(kind, Set.of(), false);
 		}
 
 	}
@@ -332,7 +334,8 @@ final class RequestCost {
 					case CONNECTION -> {
 						Map<String, Object> arguments = arguments(definition, group.field);
 						int size = pageSize(arguments);
-						boolean filtered = reader.filterArguments().stream().anyMatch((each) -> arguments.get(each) != null);
+						boolean filtered = reader.ownerFiltered()
+								|| reader.filterArguments().stream().anyMatch((each) -> arguments.get(each) != null);
 						if (size >= 0) {
 							Factor page = new Factor(path, count(size, name));
 							add(runs * (filtered ? this.sizes.readBudget() : size), filtered ? new Factor(path,
@@ -398,6 +401,7 @@ final class RequestCost {
 			return reader;
 		}
 		Set<String> filters = new HashSet<>();
+		boolean ownerFiltered = false;
 		Reader costliest = null;
 		for (GraphQLObjectType implementation : this.schema.getImplementations(face)) {
 			Reader each = this.readers.get(implementation.getName() + '.' + field);
@@ -405,11 +409,12 @@ final class RequestCost {
 				continue;
 			}
 			filters.addAll(each.filterArguments());
+			ownerFiltered |= each.ownerFiltered();
 			if (costliest == null || each.kind() == Kind.CONNECTION) {
 				costliest = each;
 			}
 		}
-		return (costliest != null) ? new Reader(costliest.kind(), filters) : null;
+		return (costliest != null) ? new Reader(costliest.kind(), filters, ownerFiltered) : null;
 	}
 
 	/** The size of the page a connection reads; -1 for a size it refuses (it then reads nothing). */

@@ -54,8 +54,8 @@ class RequestCostTest {
 
 	private static final Map<String, Reader> READERS = Map.of(
 			"Query.users", Reader.of(Kind.CONNECTION),
-			"User.purchases", new Reader(Kind.CONNECTION, Set.of("minAmount")),
-			"Query.movies", new Reader(Kind.CONNECTION, Set.of("minRating")),
+			"User.purchases", new Reader(Kind.CONNECTION, Set.of("minAmount"), false),
+			"Query.movies", new Reader(Kind.CONNECTION, Set.of("minRating"), false),
 			"Query.user", Reader.of(Kind.LOOKUP),
 			"Purchase.user", Reader.of(Kind.LOOKUP),
 			"Query.node", Reader.of(Kind.NODE),
@@ -87,6 +87,18 @@ class RequestCostTest {
 		assertThat(cost.largestPart()).isEqualTo("5 users x 1,000 purchases read (a filtered page: read budget) = 5,000");
 		assertThat(cost("{ movies(year: 1, minRating: null) { edges { cursor } } }").items()).as("a null filter")
 			.isEqualTo(20);
+	}
+
+	@Test
+	void aConnectionAnOwnerRuleMayFilterWeighsAFilteredPageWithoutFilterArguments() {
+		Map<String, Reader> readers = new java.util.HashMap<>(READERS);
+		readers.put("User.purchases", new Reader(Kind.CONNECTION, Set.of("minAmount"), true));
+		Document document = Parser.parse("{ users(first: 5) { edges { node { purchases(first: 10) { edges { cursor } } } } } }");
+		RequestCost cost = new RequestCost(SCHEMA, document.getDefinitionsOfType(OperationDefinition.class).get(0),
+				Map.of(), CoercedVariables.emptyVariables(), readers, SIZES, GraphQLContext.getDefault(), Locale.ROOT);
+		assertThat(cost.items()).isEqualTo(5 + 5 * 1000);
+		assertThat(cost("{ users(first: 5) { edges { node { purchases(first: 10) { edges { cursor } } } } } }").items())
+			.as("without the owner rule").isEqualTo(5 + 5 * 10);
 	}
 
 	@Test
