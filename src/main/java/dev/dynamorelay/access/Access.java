@@ -50,6 +50,11 @@ public final class Access {
 		this.enforced = enforced;
 	}
 
+	/** The field's own rules. */
+	List<AuthRule> rules(FieldCoordinates field) {
+		return this.rules.field(field);
+	}
+
 	/** Whether rules are checked: a JWT key is configured. */
 	public boolean enforced() {
 		return this.enforced;

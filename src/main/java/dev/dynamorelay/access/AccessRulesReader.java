@@ -15,6 +15,7 @@ import graphql.language.EnumValue;
 import graphql.language.FieldDefinition;
 import graphql.language.InputObjectTypeDefinition;
 import graphql.language.InputValueDefinition;
+import graphql.language.InterfaceTypeDefinition;
 import graphql.language.ListType;
 import graphql.language.NonNullType;
 import graphql.language.ObjectField;
@@ -37,8 +38,8 @@ import dev.dynamorelay.declaration.Location;
 
 /**
  * Reads the {@code @auth} rules of the schema files and checks each against the declarations: where
- * it is written, what its strategy needs, and that every owner can be told (from a key, or by a filter
- * on a stored attribute). Every problem is reported at once, at its file and line.
+ * it is written (a stored type, or a field of an object type), what its strategy needs, and that every
+ * owner can be told (from a key, or by a filter on a stored attribute). Every problem is reported at once, at its file and line.
  */
 public final class AccessRulesReader {
 
@@ -97,12 +98,6 @@ public final class AccessRulesReader {
 				}
 				String coordinates = type.getName() + "." + field.getName();
 				boolean root = ROOT_TYPES.contains(type.getName());
-				if (!root && !isDeclaredRead(field)) {
-					problem(onField, ("`@auth` on `%s`, which is neither a root field nor a connection or lookup: rules "
-							+ "guard what a field reads; put them on the type `%s` or on the fields that return it.")
-						.formatted(coordinates, type.getName()));
-					continue;
-				}
 				List<AuthRule> rules = rules(onField, coordinates);
 				if (rules == null) {
 					continue;
@@ -114,6 +109,16 @@ public final class AccessRulesReader {
 					}
 				}
 				this.fields.put(FieldCoordinates.coordinates(type.getName(), field.getName()), rules);
+			}
+		}
+		for (InterfaceTypeDefinition face : this.registry.getTypes(InterfaceTypeDefinition.class)) {
+			for (FieldDefinition field : face.getFieldDefinitions()) {
+				Directive onField = directive(field.getDirectives());
+				if (onField != null) {
+					problem(onField, ("`@auth` on the interface field `%s.%s`: rules guard fields of object types; put "
+							+ "them on the field of each type that implements `%s`.").formatted(face.getName(),
+									field.getName(), face.getName()));
+				}
 			}
 		}
 		checkConnectionOwners();
@@ -332,10 +337,6 @@ public final class AccessRulesReader {
 		}
 		Type<?> bare = (type instanceof NonNullType nonNull) ? nonNull.getType() : type;
 		return bare instanceof TypeName name && (name.getName().equals("String") || name.getName().equals("ID"));
-	}
-
-	private static boolean isDeclaredRead(FieldDefinition field) {
-		return field.hasDirective("query") || field.hasDirective("scan") || field.hasDirective("lookup");
 	}
 
 	private List<FieldDefinition> fields(ObjectTypeDefinition type) {

@@ -17,10 +17,10 @@ import graphql.util.TraverserContext;
 import dev.dynamorelay.declaration.Declarations;
 
 /**
- * Wraps the data fetcher of every root field that reads no declared items (mutations, fields wired in
- * Java) so that it checks the field's {@code @auth} rules before it runs: such a field without rules is
- * closed. Declared connections, lookups, {@code node} and {@code nodes} check themselves, with their
- * items' type rules.
+ * Wraps the data fetcher of every field that reads no declared items and is a root field (a mutation, a
+ * query wired in Java) or has {@code @auth} rules (an attribute, a field wired in Java) so that it
+ * checks the field's rules before it runs: a root field without rules is closed. Declared connections,
+ * lookups, {@code node} and {@code nodes} check themselves, with their items' type rules.
  */
 final class GuardedFields extends GraphQLTypeVisitorStub {
 
@@ -42,11 +42,12 @@ final class GuardedFields extends GraphQLTypeVisitorStub {
 	public TraversalControl visitGraphQLFieldDefinition(GraphQLFieldDefinition field,
 			TraverserContext<GraphQLSchemaElement> context) {
 		GraphQLFieldsContainer parent = (GraphQLFieldsContainer) context.getParentNode();
-		if (!(parent instanceof GraphQLObjectType type) || !ROOT_TYPES.contains(type.getName())) {
+		if (!(parent instanceof GraphQLObjectType type)) {
 			return TraversalControl.CONTINUE;
 		}
 		FieldCoordinates coordinates = FieldCoordinates.coordinates(type.getName(), field.getName());
-		if (this.declared.contains(coordinates)) {
+		if (this.declared.contains(coordinates)
+				|| (!ROOT_TYPES.contains(type.getName()) && this.access.rules(coordinates).isEmpty())) {
 			return TraversalControl.CONTINUE;
 		}
 		GraphQLCodeRegistry.Builder registry = context.getVarFromParents(GraphQLCodeRegistry.Builder.class);

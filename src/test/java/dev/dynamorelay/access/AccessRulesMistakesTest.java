@@ -69,17 +69,20 @@ class AccessRulesMistakesTest {
 	void rulesMustBeWhereTheyGuardReads() {
 		String schema = """
 				type Stats @auth(rules: [{allow: PUBLIC}]) { count: Int }
-				type User implements Node @table(name: "Users", partitionKey: "userId") {
+				interface Named { name: String @auth(rules: [{allow: SIGNED_IN}]) }
+				type User implements Node & Named @table(name: "Users", partitionKey: "userId") {
 				  id: ID!
 				  userId: String!
+				  name: String
 				  email: String @auth(rules: [{allow: OWNER, ownerField: "userId"}])
 				}
 				type Query { stats: Stats @auth(rules: [{allow: PUBLIC}]) user(userId: String!): User @lookup }
 				""";
 		List<Problem> problems = problems(schema);
-		assertThat(problems).hasSize(2);
+		assertThat(problems).as("an attribute field may have rules").hasSize(2);
 		assertProblem(problems.get(0), line(schema, "type Stats"), "`Stats`, which has no `@table`");
-		assertProblem(problems.get(1), line(schema, "email: String"), "`User.email`", "neither a root field nor a connection");
+		assertProblem(problems.get(1), line(schema, "interface Named"), "the interface field `Named.name`",
+				"each type that implements `Named`");
 	}
 
 	@Test

@@ -158,6 +158,28 @@ class GuardedAccessIT extends IntegrationTest {
 	}
 
 	@Test
+	void anAttributesOwnRulesHideItFromCallersItsTypeAllows() {
+		String query = "query ($tag: String!) { docsByTag(tag: $tag, first: 10) { edges { node { docId author title } } } }";
+		Answer editor = this.http.post(Tokens.of(this.alice, Map.of("cognito:groups", "editors")), query,
+				Map.of("tag", this.tag)).clean();
+		assertThat((List<?>) editor.at("data", "docsByTag", "edges")).as("an editor sees every document").hasSize(5);
+		Map<Object, Object> titles = new HashMap<>();
+		for (Object edge : (List<?>) editor.at("data", "docsByTag", "edges")) {
+			Map<?, ?> node = (Map<?, ?>) ((Map<?, ?>) edge).get("node");
+			titles.put(node.get("docId"), node.get("title"));
+		}
+		assertThat(titles).containsEntry("d1", "Doc d1").containsEntry("d3", "Doc d3").containsEntry("d4", "Doc d4")
+			.containsEntry("d2", null).containsEntry("d5", null);
+		assertThat(editor.codes()).containsExactly("FORBIDDEN", "FORBIDDEN");
+		assertThat(editor.paths()).allMatch((path) -> path.startsWith("docsByTag.edges.") && path.endsWith(".node.title"));
+
+		Answer scoped = this.http.post(Tokens.of(this.bob, Map.of("scope", "docs:read")), query, Map.of("tag", this.tag))
+			.clean();
+		assertThat(scoped.errors()).isEmpty();
+		assertThat((List<?>) scoped.at("data", "docsByTag", "edges")).hasSize(5);
+	}
+
+	@Test
 	void aFieldNoRuleCoversIsClosedToEveryone() {
 		for (String token : List.of(Tokens.of(this.alice), Tokens.of("root", Map.of("groups", List.of("admin"))))) {
 			Answer audits = this.http.post(token, "{ audits(first: 5) { edges { node { auditId } } } }").clean();
