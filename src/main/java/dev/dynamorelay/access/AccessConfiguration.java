@@ -11,6 +11,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.graphql.server.WebGraphQlInterceptor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -51,7 +52,8 @@ public class AccessConfiguration {
 	}
 
 	@Bean
-	Access access(AccessRules rules, Declarations declarations, ObjectProvider<JwtDecoder> decoder) {
+	Access access(AccessRules rules, Declarations declarations, ObjectProvider<JwtDecoder> decoder,
+			Environment environment) {
 		boolean enforced = decoder.getIfAvailable() != null;
 		if (!enforced) {
 			logger.warn("No JWT key is configured (spring.security.oauth2.resourceserver.jwt.*): the schema's @auth "
@@ -61,6 +63,10 @@ public class AccessConfiguration {
 		else {
 			logger.info("Checking @auth rules against JWT bearer tokens: {} types and {} fields have rules",
 					rules.types().size(), rules.fields().size());
+			if (!environment.containsProperty("spring.security.oauth2.resourceserver.jwt.audiences")) {
+				logger.warn("spring.security.oauth2.resourceserver.jwt.audiences is not set: tokens the key signed for "
+						+ "any audience (any other service) are accepted. Set it to this server's audience.");
+			}
 		}
 		return new Access(rules, declarations, enforced);
 	}
