@@ -96,10 +96,11 @@ public final class Access {
 			}
 			if (ownerInPartition(connection, node, owned.field()) && partition.isPresent()) {
 				String partitionKey = connection.definition().partitionKey().orElseThrow().name();
-				String owner = text(node.raw(Map.of(partitionKey, partition.get()), owned.field()));
+				String owner = text(node.exactly(Map.of(partitionKey, partition.get()), owned.field()));
 				if (!owned.identity().equals(owner)) {
 					throw AccessDeniedException.forbidden(("`%s` reads the %s items of `%s` %s, and the token's `%s` is "
-							+ "%s; %s allows %s.").formatted(name(at), node.name(), owned.field().name(), owner,
+							+ "%s; %s allows %s.").formatted(name(at), node.name(), owned.field().name(),
+									(owner != null) ? owner : "(a key that does not read back one way)",
 									owned.rule().identityClaim(), owned.identity(), node.name(), describe(node)));
 				}
 			}
@@ -129,8 +130,10 @@ public final class Access {
 	}
 
 	/**
-	 * Checks a read of one item by key (a lookup, a node id), before it reads.
-	 * @return the check of the item read, for an owner its key does not hold (identity otherwise)
+	 * Checks a read of one item by key (a lookup, a node id), before it reads. An owner the key holds is
+	 * compared now; one it does not hold is compared on the item read, and another owner's item is then
+	 * answered as a missing one (null, no error), so that neither its content nor its existence shows.
+	 * @return the check of the item read (identity when there is nothing left to check)
 	 * @throws AccessDeniedException when the caller may not read it
 	 */
 	public UnaryOperator<Item> item(FieldCoordinates at, Entity entity, Map<String, AttributeValue> key, Caller caller,
@@ -143,23 +146,53 @@ public final class Access {
 		if (owned == null) {
 			return UnaryOperator.identity();
 		}
-		AttributeValue fromKey = entity.raw(key, owned.field());
-		if (fromKey != null) {
-			if (!owned.identity().equals(text(fromKey))) {
-				throw notOwner(at, entity, owned, text(fromKey));
+		if (!key.keySet().containsAll(entity.table().primaryKey().stream().map(KeyAttribute::name).toList())) {
+			return UnaryOperator.identity(); // a key the parent does not fill: nothing is read
+		}
+		if (inKey(entity, owned.field())) {
+			String owner = text(entity.exactly(key, owned.field()));
+			if (!owned.identity().equals(owner)) {
+				throw AccessDeniedException.forbidden(("`%s` reads a %s item of `%s` %s, and the token's `%s` is %s; %s "
+						+ "allows %s.").formatted(name(at), entity.name(), owned.field().name(),
+								(owner != null) ? owner : "(a key that does not read back one way)",
+								owned.rule().identityClaim(), owned.identity(), entity.name(), describe(entity)));
 			}
 			return UnaryOperator.identity();
 		}
-		return (item) -> {
-			if (item == null) {
-				return null;
+		return (item) -> (item != null && owned.identity().equals(text(item.entity().exactly(item.attributes(),
+				owned.field())))) ? item : null;
+	}
+
+	/**
+	 * Checks what a field wired in Java returns (an item, a list of them, or either to come): each item's
+	 * type rules, unless the field's own rules cover a type without any.
+	 * @return {@code value}, or the same to come, checked
+	 * @throws AccessDeniedException when an item is one the caller may not read
+	 */
+	public Object returned(FieldCoordinates at, Caller caller, Object value) {
+		if (!this.enforced || value == null) {
+			return value;
+		}
+		boolean ownRules = !this.rules.field(at).isEmpty();
+		if (value instanceof java.util.concurrent.CompletionStage<?> later) {
+			return later.thenApply((done) -> returned(at, caller, done));
+		}
+		if (value instanceof graphql.execution.DataFetcherResult<?> result) {
+			returned(at, caller, result.getData());
+			return value;
+		}
+		if (value instanceof Iterable<?> items) {
+			items.forEach((each) -> returned(at, caller, each));
+			return value;
+		}
+		if (value instanceof Item item) {
+			Owned owned = grant(at, item.entity(), caller, ownRules);
+			if (owned != null && !owned.identity().equals(text(item.entity().exactly(item.attributes(), owned.field())))) {
+				throw AccessDeniedException.forbidden("`%s` returns a %s item this caller may not read; %s allows %s."
+					.formatted(name(at), item.entity().name(), item.entity().name(), describe(item.entity())));
 			}
-			String owner = text(item.entity().raw(item.attributes(), owned.field()));
-			if (!owned.identity().equals(owner)) {
-				throw notOwner(at, entity, owned, owner);
-			}
-			return item;
-		};
+		}
+		return value;
 	}
 
 	/**
@@ -189,6 +222,13 @@ public final class Access {
 				&& node.partition().placeholders().contains(field.name()));
 	}
 
+	/** Whether an item's key holds a field: it is a key attribute, or a placeholder of a key template. */
+	private static boolean inKey(Entity entity, AttributeField field) {
+		return entity.table().primaryKey().stream().anyMatch((key) -> key.name().equals(field.attribute()))
+				|| entity.partition().placeholders().contains(field.name())
+				|| entity.sort().map((sort) -> sort.placeholders().contains(field.name())).orElse(false);
+	}
+
 	/** Whether a field is stored as an attribute of its own, not only as part of a composed key. */
 	static boolean storedOnItsOwn(Entity node, AttributeField field) {
 		return !composedOf(node.partition(), field) && !node.sort().map((sort) -> composedOf(sort, field)).orElse(false);
@@ -216,7 +256,7 @@ public final class Access {
 		AuthRule.Owner owner = AccessRulesReader.owner(own);
 		if (owner != null && caller.signedIn()) {
 			Optional<String> identity = caller.text(owner.identityClaim());
-			if (identity.isPresent() && identity.get().equals(ownerValue(owner.ownerField(), arguments, source))) {
+			if (identity.isPresent() && identity.get().equals(ownerValue(owner, arguments, source))) {
 				return;
 			}
 		}
@@ -276,36 +316,36 @@ public final class Access {
 	}
 
 	/**
-	 * The value an OWNER rule of a field compares: an argument (into input objects, or to a key field of
-	 * the node an ID names), or a field of the parent item.
+	 * The value an OWNER rule of a field compares: an argument (into input objects, or to the owner of the
+	 * node an ID names), or a field of the parent item; null when there is none.
 	 */
-	private String ownerValue(String path, Function<String, Object> arguments, Object source) {
-		String[] segments = path.split("\\.");
-		Object value = arguments.apply(segments[0]);
-		if (value == null && segments.length == 1 && source instanceof Item parent) {
-			AttributeField field = parent.entity().fields().get(segments[0]);
-			return (field != null) ? text(parent.entity().raw(parent.attributes(), field)) : null;
+	private String ownerValue(AuthRule.Owner owner, Function<String, Object> arguments, Object source) {
+		if (owner.parentField()) {
+			if (!(source instanceof Item parent)) {
+				return null;
+			}
+			AttributeField field = parent.entity().fields().get(owner.ownerField());
+			return (field != null) ? text(parent.entity().exactly(parent.attributes(), field)) : null;
 		}
+		String[] segments = owner.ownerField().split("\\.");
+		Object value = arguments.apply(segments[0]);
 		for (int i = 1; i < segments.length && value != null; i++) {
 			if (value instanceof Map<?, ?> input) {
 				value = input.get(segments[i]);
 			}
 			else if (value instanceof String id) {
+				// The owner of the node the id names, by its type's OWNER rule on this field; no other type's.
 				NodeIds.Key key = this.declarations.decode(id);
+				AuthRule.Owner rule = AccessRulesReader.owner(this.rules.type(key.entity().name()));
 				AttributeField field = key.entity().fields().get(segments[i]);
-				value = (field != null) ? text(key.entity().raw(key.key(), field)) : null;
+				value = (rule != null && rule.ownerField().equals(segments[i]) && field != null)
+						? text(key.entity().exactly(key.key(), field)) : null;
 			}
 			else {
 				value = null;
 			}
 		}
-		return (value instanceof String || value instanceof Number) ? value.toString() : null;
-	}
-
-	private AccessDeniedException notOwner(FieldCoordinates at, Entity entity, Owned owned, String owner) {
-		return AccessDeniedException.forbidden(("`%s` reads a %s item of `%s` %s, and the token's `%s` is %s; %s "
-				+ "allows %s.").formatted(name(at), entity.name(), owned.field().name(), owner,
-						owned.rule().identityClaim(), owned.identity(), entity.name(), describe(entity)));
+		return (value instanceof String text && !text.isBlank()) ? text : null;
 	}
 
 	/** Denied by {@code rules} (of the field, or of the type it returns: {@code whose}). */

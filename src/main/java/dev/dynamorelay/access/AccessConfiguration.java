@@ -13,8 +13,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.graphql.server.WebGraphQlInterceptor;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.security.authentication.AuthenticationServiceException;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -23,7 +28,10 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.declaration.Declarations;
@@ -75,15 +83,50 @@ public class AccessConfiguration {
 	SecurityFilterChain securityFilterChain(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json) {
 		http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
 			.csrf(AbstractHttpConfigurer::disable)
+			.logout(AbstractHttpConfigurer::disable)
 			.requestCache(AbstractHttpConfigurer::disable)
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.headers((headers) -> headers.cacheControl((cache) -> cache.disable()));
 		if (decoder.getIfAvailable() != null) {
 			BearerTokenAuthenticationEntryPoint bearer = new BearerTokenAuthenticationEntryPoint();
+			AuthenticationEntryPoint refuse = (request, response, failure) -> refuse(bearer, json, request, response,
+					failure);
 			http.oauth2ResourceServer((server) -> server.jwt((jwt) -> {
-			}).authenticationEntryPoint((request, response, failure) -> refuse(bearer, json, request, response, failure)));
+			}).authenticationEntryPoint(refuse).withObjectPostProcessor(new ObjectPostProcessor<BearerTokenAuthenticationFilter>() {
+
+				@Override
+				public <O extends BearerTokenAuthenticationFilter> O postProcess(O filter) {
+					filter.setAuthenticationFailureHandler((request, response, failure) -> {
+						if (failure instanceof AuthenticationServiceException) {
+							// The keys could not be fetched (a JWK set URI that does not answer): not the token's fault.
+							logger.warn("Bearer token not checked: {}", failure.getMessage());
+							write(json, response, HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.UNAVAILABLE,
+									"The keys that check bearer tokens cannot be fetched right now; retry the request later.");
+						}
+						else {
+							refuse.commence(request, response, failure);
+						}
+					});
+					return filter;
+				}
+
+			}));
 		}
 		return http.build();
+	}
+
+	/** A request the firewall refuses (an encoded slash, a control character, an unknown method): 400, a GraphQL body. */
+	@Bean
+	RequestRejectedHandler requestRejectedHandler(JsonMapper json) {
+		return (request, response, rejected) -> write(json, response, HttpStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT,
+				"The request's URL, method or headers are malformed: " + rejected.getMessage());
+	}
+
+	private static void write(JsonMapper json, HttpServletResponse response, HttpStatus status, ErrorCode code,
+			String message) throws IOException {
+		response.setStatus(status.value());
+		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+		json.writeValue(response.getOutputStream(), ErrorBody.of(code, message));
 	}
 
 	/** A token that is not valid: 401 with {@code WWW-Authenticate}, and a GraphQL error body. */
@@ -96,8 +139,13 @@ public class AccessConfiguration {
 		json.writeValue(response.getOutputStream(), ErrorBody.of(ErrorCode.UNAUTHENTICATED, message));
 	}
 
-	/** Gives every GraphQL execution its {@link Caller}: the validated token's claims, or nobody. */
+	/**
+	 * Gives every GraphQL execution its {@link Caller}: the validated token's claims, or nobody. Read from
+	 * the security context on the servlet thread, which calls the first interceptors directly: it runs
+	 * before any other interceptor could defer the chain.
+	 */
 	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
 	WebGraphQlInterceptor callerInterceptor() {
 		return (request, chain) -> {
 			Caller caller = (SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken jwt)

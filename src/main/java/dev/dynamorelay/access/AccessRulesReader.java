@@ -76,7 +76,11 @@ public final class AccessRulesReader {
 
 	private void readAll() {
 		for (ObjectTypeDefinition type : this.registry.getTypes(ObjectTypeDefinition.class)) {
-			Directive onType = directive(type.getDirectives());
+			List<Directive> typeDirectives = new ArrayList<>(type.getDirectives());
+			this.registry.objectTypeExtensions()
+				.getOrDefault(type.getName(), List.of())
+				.forEach((extension) -> typeDirectives.addAll(extension.getDirectives()));
+			Directive onType = directive(typeDirectives);
 			if (onType != null) {
 				Entity entity = this.declarations.entities().get(type.getName());
 				if (entity == null) {
@@ -91,6 +95,9 @@ public final class AccessRulesReader {
 					}
 				}
 			}
+		}
+		// Fields after every type: a field's owner path may name the owner field of a type's OWNER rule.
+		for (ObjectTypeDefinition type : this.registry.getTypes(ObjectTypeDefinition.class)) {
 			for (FieldDefinition field : fields(type)) {
 				Directive onField = directive(field.getDirectives());
 				if (onField == null) {
@@ -103,12 +110,15 @@ public final class AccessRulesReader {
 					continue;
 				}
 				Entity parent = root ? null : this.declarations.entities().get(type.getName());
+				List<AuthRule> resolved = new ArrayList<>(rules.size());
 				for (AuthRule rule : rules) {
 					if (rule instanceof AuthRule.Owner owner) {
-						checkFieldOwner(onField, coordinates, field, parent, owner.ownerField());
+						Boolean parentField = checkFieldOwner(onField, coordinates, field, parent, owner.ownerField());
+						rule = new AuthRule.Owner(owner.ownerField(), owner.identityClaim(), Boolean.TRUE.equals(parentField));
 					}
+					resolved.add(rule);
 				}
-				this.fields.put(FieldCoordinates.coordinates(type.getName(), field.getName()), rules);
+				this.fields.put(FieldCoordinates.coordinates(type.getName(), field.getName()), List.copyOf(resolved));
 			}
 		}
 		for (InterfaceTypeDefinition face : this.registry.getTypes(InterfaceTypeDefinition.class)) {
@@ -225,10 +235,11 @@ public final class AccessRulesReader {
 	}
 
 	/**
-	 * A field's OWNER path: an argument (through input objects, or from an ID argument to a key field of
-	 * its node) or a field of the parent item, ending at a String or ID.
+	 * A field's OWNER path: an argument (through input objects, or from an ID argument to the owner field
+	 * of its node's type) or a field of the parent item, ending at a String or ID.
+	 * @return whether it is a field of the parent item; null when the path is wrong (a problem is added)
 	 */
-	private void checkFieldOwner(Directive directive, String coordinates, FieldDefinition field, Entity parent,
+	private Boolean checkFieldOwner(Directive directive, String coordinates, FieldDefinition field, Entity parent,
 			String path) {
 		String[] segments = path.split("\\.", -1);
 		InputValueDefinition argument = field.getInputValueDefinitions()
@@ -253,8 +264,17 @@ public final class AccessRulesReader {
 					break;
 				}
 				String name = typeName(type);
-				if (name.equals("ID") && i == segments.length - 1 && !segments[i].isEmpty()) {
-					return; // the key field of the node the id names: checked on the id's type when called
+				if (name.equals("ID") && i == segments.length - 1) {
+					String ownerField = segments[i];
+					boolean owned = this.declarations.entities().values().stream()
+						.anyMatch((entity) -> entity.node() && owner(this.types.get(entity.name())) != null
+								&& owner(this.types.get(entity.name())).ownerField().equals(ownerField));
+					if (owned) {
+						return false; // the owner of the node the id names, by its type's OWNER rule
+					}
+					wrong = ("no type with ids has an OWNER rule on `%s`: after an ID argument, name the owner field "
+							+ "of the types its ids may name").formatted(ownerField);
+					break;
 				}
 				InputObjectTypeDefinition input = this.registry.getTypeOrNull(name, InputObjectTypeDefinition.class);
 				String segment = segments[i];
@@ -276,9 +296,11 @@ public final class AccessRulesReader {
 		}
 		if (wrong != null) {
 			problem(directive, ("`@auth` on `%s`: the OWNER rule's `ownerField` `%s` must lead to a String or ID: an "
-					+ "argument (`input.userId` into an input object, `id.userId` to a key field of the node an ID names) "
+					+ "argument (`input.userId` into an input object, `id.userId` to the owner of the node an ID names) "
 					+ "or a field of the parent item; %s.").formatted(coordinates, path, wrong));
+			return null;
 		}
+		return argument == null;
 	}
 
 	/**
@@ -302,6 +324,11 @@ public final class AccessRulesReader {
 							+ "a connection of several types checks owners from its key only. Read `%s` through a connection "
 							+ "of its own, or partition by the owner.").formatted(coordinates, node.name(), field.name(),
 									node.name()));
+				}
+				else if (connection.definition().sortKey().map((key) -> key.name().equals(field.attribute())).orElse(false)) {
+					problem(connection, ("`%s` must serve only the caller's `%s` items, and their owner `%s` is the sort key "
+							+ "of what it reads, which DynamoDB does not filter on. Read `%s` through a connection partitioned "
+							+ "by the owner.").formatted(coordinates, node.name(), field.name(), node.name()));
 				}
 				else if (!Access.storedOnItsOwn(node, field)) {
 					problem(connection, ("`%s` must serve only the caller's `%s` items, and `%s` is not in its partition "

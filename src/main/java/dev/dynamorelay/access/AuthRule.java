@@ -35,11 +35,17 @@ public sealed interface AuthRule {
 	/**
 	 * The caller whose {@code identityClaim} equals the owner field.
 	 *
-	 * @param ownerField on a type, a field of the type; on a field, a dotted path into its arguments
-	 * (or a field of the parent item)
+	 * @param ownerField on a type, a field of the type; on a field, a dotted path into its arguments, or a
+	 * field of the parent item
 	 * @param identityClaim the token's claim that identifies the caller
+	 * @param parentField on a field, whether {@code ownerField} is a field of the parent item rather than
+	 * an argument
 	 */
-	record Owner(String ownerField, String identityClaim) implements AuthRule {
+	record Owner(String ownerField, String identityClaim, boolean parentField) implements AuthRule {
+
+		public Owner(String ownerField, String identityClaim) {
+			this(ownerField, identityClaim, false);
+		}
 
 		@Override
 		public String describe() {

@@ -38,41 +38,57 @@ public record Caller(Optional<Map<String, Object>> claims) {
 		return this.claims.isPresent();
 	}
 
-	/** A claim that is one value (a string, or a number as its digits). */
+	/**
+	 * A claim that identifies: a string that is not blank, or a whole number as its digits; empty for
+	 * anything else (a list, an object, a boolean, a blank string), which identifies no one.
+	 */
 	public Optional<String> text(String claim) {
 		Object value = this.claims.map((all) -> all.get(claim)).orElse(null);
-		return (value instanceof String || value instanceof Number || value instanceof Boolean)
-				? Optional.of(value.toString()) : Optional.empty();
+		if (value instanceof String text) {
+			return text.isBlank() ? Optional.empty() : Optional.of(text);
+		}
+		if (value instanceof Integer || value instanceof Long || value instanceof java.math.BigInteger) {
+			return Optional.of(value.toString());
+		}
+		return Optional.empty();
 	}
 
-	/**
-	 * A claim that lists names: a JSON array, or a string of names separated by spaces or commas (as
-	 * OAuth 2's {@code scope} is).
-	 */
+	/** A claim that lists names: a JSON array of strings, or one string, which is one name. */
 	public Set<String> values(String claim) {
 		Object value = this.claims.map((all) -> all.get(claim)).orElse(null);
 		Set<String> values = new LinkedHashSet<>();
 		if (value instanceof Collection<?> list) {
 			list.forEach((each) -> {
-				if (each != null) {
-					values.add(each.toString());
+				if (each instanceof String name && !name.isBlank()) {
+					values.add(name);
 				}
 			});
 		}
-		else if (value instanceof String text) {
-			for (String each : text.split("[\\s,]+")) {
-				if (!each.isEmpty()) {
-					values.add(each);
-				}
-			}
+		else if (value instanceof String name && !name.isBlank()) {
+			values.add(name);
 		}
 		return values;
 	}
 
-	/** The scopes the token grants: {@code scope} and {@code scp}, as Spring Security reads them. */
+	/**
+	 * The scopes the token grants, as Spring Security reads them: {@code scope} (a string of names separated
+	 * by spaces, RFC 6749) and {@code scp} (such a string, or a JSON array).
+	 */
 	public Set<String> scopes() {
-		Set<String> scopes = new LinkedHashSet<>(values("scope"));
-		scopes.addAll(values("scp"));
+		Set<String> scopes = new LinkedHashSet<>();
+		for (String claim : new String[] { "scope", "scp" }) {
+			Object value = this.claims.map((all) -> all.get(claim)).orElse(null);
+			if (value instanceof String text) {
+				for (String name : text.trim().split(" +")) {
+					if (!name.isEmpty()) {
+						scopes.add(name);
+					}
+				}
+			}
+			else {
+				scopes.addAll(values(claim));
+			}
+		}
 		return scopes;
 	}
 

@@ -1,5 +1,6 @@
 package dev.dynamorelay.declaration;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,6 +80,29 @@ public record Entity(String name, Table table, KeyTemplate partition, Optional<K
 			return null;
 		}
 		return template.match(key.s()).map((values) -> values.get(field)).orElse(null);
+	}
+
+	/**
+	 * The value of a field that an owner check compares, from a key or an item: as {@link #raw}, but null
+	 * when the field is read from a composed key that splits more than one way (a value holding the
+	 * template's separator), so that no other owner's key can pass for the caller's.
+	 */
+	public AttributeValue exactly(Map<String, AttributeValue> item, AttributeField field) {
+		AttributeValue value = item.get(field.attribute());
+		if (value != null) {
+			return value;
+		}
+		for (KeyTemplate template : this.sort.isPresent() ? List.of(this.partition, this.sort.get()) : List.of(this.partition)) {
+			String attribute = (template == this.partition) ? this.table.partitionKey().name()
+					: this.table.sortKey().orElseThrow().name();
+			AttributeValue key = item.get(attribute);
+			if (template.isPlaceholder() || key == null || key.s() == null || !template.placeholders().contains(field.name())) {
+				continue;
+			}
+			return template.matchExactly(key.s()).map((values) -> AttributeValue.fromS(values.get(field.name())))
+				.orElse(null);
+		}
+		return null;
 	}
 
 	/**

@@ -105,6 +105,28 @@ public record KeyTemplate(String source, List<Part> parts) {
 		return prefix.toString();
 	}
 
+	/**
+	 * The constant text of a composed template that a placeholder's value must not contain, for the key to
+	 * read back as the values it was made of (`{userId}#{projectId}`: no `#` in either); empty for a
+	 * template that is one placeholder.
+	 */
+	public List<String> separators() {
+		if (isPlaceholder()) {
+			return List.of();
+		}
+		return this.parts.stream().filter(Part::isConstant).map(Part::text).filter((text) -> !text.isEmpty()).toList();
+	}
+
+	/**
+	 * The placeholders' values in {@code key} when they read back only one way: empty also when a value
+	 * holds a separator of the template, so that another split of the key could give other values.
+	 */
+	public Optional<Map<String, String>> matchExactly(String key) {
+		return match(key).filter((values) -> values.values()
+			.stream()
+			.noneMatch((value) -> separators().stream().anyMatch(value::contains)));
+	}
+
 	/** The number of constant characters: a longer one is the more specific match. */
 	public int constantLength() {
 		return this.parts.stream().filter(Part::isConstant).mapToInt((part) -> part.text().length()).sum();

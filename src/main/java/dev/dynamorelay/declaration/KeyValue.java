@@ -62,6 +62,12 @@ public record KeyValue(String attribute, KeyTemplate template, Map<String, Sourc
 				if (text == null || text.isEmpty()) {
 					throw new InvalidArgumentException("`%s` must not be empty.".formatted(source.name()));
 				}
+				for (String separator : this.template.separators()) {
+					if (text.contains(separator)) {
+						throw new InvalidArgumentException(("`%s` must not contain `%s`: the key `%s` separates its "
+								+ "parts with it.").formatted(source.name(), separator, this.template));
+					}
+				}
 			}
 			else {
 				AttributeValue value = parentValue(source, parent);

@@ -19,6 +19,7 @@ import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.UnExecutableSchemaGenerator;
 import graphql.schema.idl.errors.SchemaProblem;
+import graphql.schema.validation.InvalidSchemaException;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
 
@@ -125,6 +126,12 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 			}
 			catch (SchemaProblem problem) {
 				problems.addAll(problems(problem, "(schema)"));
+			}
+			catch (InvalidSchemaException invalid) {
+				// Checks of the built schema (a non-repeatable directive applied twice, e.g. once in an `extend`).
+				invalid.getMessage().lines()
+					.filter((line) -> !line.isBlank() && !line.startsWith("invalid schema:"))
+					.forEach((line) -> problems.add(new Problem(new Location("(schema)", 0), line.strip())));
 			}
 		}
 		if (!problems.isEmpty()) {

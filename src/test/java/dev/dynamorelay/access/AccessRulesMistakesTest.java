@@ -160,6 +160,63 @@ class AccessRulesMistakesTest {
 				"`Order`'s owner (`customerId`)");
 	}
 
+	@Test
+	void rulesOnATypeExtensionAreReadAndOnlyOnce() {
+		String valid = """
+				type User implements Node @table(name: "Users", partitionKey: "userId") { id: ID! userId: String! }
+				extend type User @auth(rules: [{allow: SIGNED_IN}])
+				type Query { user(userId: String!): User @lookup }
+				""";
+		assertThat(read(valid).type("User")).containsExactly(new AuthRule.SignedIn());
+		String twice = """
+				type User implements Node @table(name: "Users", partitionKey: "userId") @auth(rules: [{allow: PUBLIC}]) {
+				  id: ID!
+				  userId: String!
+				}
+				extend type User @auth(rules: [{allow: SIGNED_IN}])
+				type Query { user(userId: String!): User @lookup }
+				""";
+		write(twice);
+		DeclarationException failure = catchThrowableOfType(DeclarationException.class, () -> files().parse());
+		assertThat(failure).isNotNull();
+		assertThat(failure.problems()).singleElement()
+			.satisfies((problem) -> assertThat(problem.message()).contains("'auth'", "non repeatable", "User"));
+	}
+
+	@Test
+	void anIdArgumentsOwnerIsTheOwnerFieldOfATypeRule() {
+		String schema = ORDERS + """
+				type Mutation {
+				  cancel(id: ID!): ID @auth(rules: [{allow: OWNER, ownerField: "id.customerId"}])
+				  typo(id: ID!): ID @auth(rules: [{allow: OWNER, ownerField: "id.custId"}])
+				}
+				type Query { order(customerId: String!, orderId: String!): Order @lookup }
+				""";
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(1);
+		assertProblem(problems.get(0), line(schema, "typo(id"), "no type with ids has an OWNER rule on `custId`");
+	}
+
+	@Test
+	void anOwnerThatIsTheSortKeyOfWhatAConnectionReadsCannotBeFiltered() {
+		String schema = """
+				type Task implements Node @table(name: "Tasks", partitionKey: "project", sortKey: "assignee")
+				  @auth(rules: [{allow: OWNER, ownerField: "assignee"}]) {
+				  id: ID!
+				  project: String!
+				  assignee: String!
+				}
+				type TaskConnection { edges: [TaskEdge!]! pageInfo: PageInfo! }
+				type TaskEdge { cursor: String! node: Task! }
+				type Query {
+				  tasks(project: String!, first: Int, after: String, last: Int, before: String): TaskConnection! @query
+				}
+				""";
+		List<Problem> problems = problems(schema);
+		assertThat(problems).hasSize(1);
+		assertProblem(problems.get(0), line(schema, "tasks("), "the sort key of what it reads");
+	}
+
 	// ---- helpers
 
 	private AccessRules read(String schema) {

@@ -131,6 +131,46 @@ class SampleAccessIT extends IntegrationTest {
 		assertThat(nodes.at("data", "nodes", 2)).as("a movie that does not exist").isNull();
 		assertThat(nodes.codes()).containsExactly("FORBIDDEN");
 		assertThat(nodes.paths()).containsExactly("nodes.1");
+		assertThat(nodes.requests()).as("one BatchGetItem for the two allowed ids").isEqualTo(1);
+	}
+
+	@Test
+	void anIdOfAnotherTypeCannotStandInForThePurchaseTheRuleNames() {
+		// A User id whose `userId` is the caller's: not a purchase, so it has no owner for `id.userId`.
+		Answer delete = this.http.post(Tokens.of(this.alice), "mutation ($id: ID!) { deletePurchase(id: $id) }",
+				Map.of("id", this.ids.user(this.alice))).clean();
+		assertThat(delete.codes()).containsExactly("FORBIDDEN");
+	}
+
+	@Test
+	void emailsAreTheirOwnersAndTheRestOfAUserIsForAnySignedInCaller() {
+		String query = "query ($a: String!, $b: String!) { a: user(userId: $a) { name email } b: user(userId: $b) { name email } }";
+		this.fixtures.user(this.bob, "Buyer " + this.bob);
+		Answer answer = this.http.post(Tokens.of(this.alice), query, Map.of("a", this.alice, "b", this.bob)).clean();
+		assertThat(answer.at("data", "b", "name")).isEqualTo("Buyer " + this.bob);
+		assertThat(answer.at("data", "b", "email")).isNull();
+		assertThat(answer.codes()).containsExactly("FORBIDDEN");
+		assertThat(answer.paths()).containsExactly("b.email");
+	}
+
+	@Test
+	void aTokenWorksOverGetAndWithPersistedQueries() throws Exception {
+		String query = "query ($userId: String!) { user(userId: $userId) { purchases(first: 2) { edges { cursor } } } }";
+		String url = "http://127.0.0.1:" + this.port + "/graphql?query=" + java.net.URLEncoder.encode(query,
+				java.nio.charset.StandardCharsets.UTF_8) + "&variables=" + java.net.URLEncoder.encode("{\"userId\":\""
+						+ this.bob + "\"}", java.nio.charset.StandardCharsets.UTF_8);
+		java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+		java.net.http.HttpResponse<String> own = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+			.header("Authorization", "Bearer " + Tokens.of(this.bob)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(own.statusCode()).isEqualTo(200);
+		assertThat(own.body()).contains("\"edges\":[{\"cursor\"").doesNotContain("errors");
+		java.net.http.HttpResponse<String> others = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+			.header("Authorization", "Bearer " + Tokens.of(this.alice)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(others.body()).contains("FORBIDDEN").doesNotContain("cursor\":");
+		java.net.http.HttpResponse<String> none = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).GET().build(),
+				java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(none.statusCode()).isEqualTo(401);
+		assertThat(none.body()).contains("UNAUTHENTICATED");
 	}
 
 	@Test
