@@ -54,7 +54,8 @@ public final class ConnectionRead<T> {
 
 	private final CursorBinding binding;
 
-	private final Map<String, AttributeValue> start;
+	/** Where the page starts: the cursor's position, or null for the first page. */
+	private final Position start;
 
 	private final Optional<String> keyCondition;
 
@@ -72,7 +73,7 @@ public final class ConnectionRead<T> {
 
 	ConnectionRead(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, ReadBudgets budgets,
 			ConnectionDefinition<T> definition, ConnectionQuery query, PageRequest request, CursorBinding binding,
-			Map<String, AttributeValue> start) {
+			Position start) {
 		this.dynamoDb = dynamoDb;
 		this.cursors = cursors;
 		this.budgets = budgets;
@@ -127,7 +128,14 @@ public final class ConnectionRead<T> {
 	public CompletableFuture<Page<T>> page(ReadStats stats) {
 		boolean forward = this.request.direction() == Direction.FORWARD;
 		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
-		PageState<T> state = new PageState<>(this.request.size() + 1, this.start, this.definition.mapper());
+		boolean atEnd = this.start != null && this.start.isEnd();
+		PageState<T> state = new PageState<>(this.request.size() + 1,
+				(this.start == null || atEnd) ? null : this.start.key(), this.definition.mapper());
+		// A cursor at the end the page reads away from (after the last item forwards, before the first
+		// backwards): nothing lies that way.
+		if (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward) {
+			return CompletableFuture.completedFuture(toPage(state));
+		}
 		return readPage(state, indexForward, deadline(stats), stats).thenApply(this::toPage);
 	}
 
