@@ -23,7 +23,7 @@ import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
 
 /**
- * Gives every request its {@link ReadStats} (its deadline and item budget),
+ * Gives every request its {@link ReadStats} (its deadline, item budget and limit on calls in flight),
  * every executed response its {@code extensions.dynamodb}, and every error an {@code extensions.code}.
  *
  * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
@@ -42,15 +42,19 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 	/** Items a request's connection fields and counts may scan together. */
 	private final long requestItems;
 
+	/** A request's DynamoDB calls in flight at once. */
+	private final int maxCallsInFlight;
+
 	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets) {
 		this.extensions = properties.enabled();
 		this.readTimeout = dynamoDb.readTimeout();
 		this.requestItems = budgets.requestItems();
+		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
 	}
 
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems);
+		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight);
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

@@ -34,6 +34,10 @@ import dev.dynamorelay.error.UnavailableException;
  * the request's budget spent before its first read sends nothing and hands out a cursor at the end it
  * would have started from ({@link Position}).
  *
+ * <p>Every DynamoDB call waits for its place among the request's calls in flight
+ * ({@link ReadStats#calls()}); its {@code Limit} and its timeout (what is left of the request's time)
+ * are computed when it gets its place, not when it was queued.
+ *
  * <p>A read from a position also bounds the sort key by the position's own value (inclusive). It
  * selects the same items as the {@code ExclusiveStartKey} alone and costs the same on DynamoDB; on
  * DynamoDB Local, which runs a Query as SQL over SQLite, it turns "skip every item in front of the
@@ -251,25 +255,31 @@ public final class ConnectionRead<T> {
 	}
 
 	/**
-	 * One Query or Scan of at most {@code wanted} items, as many of the request's items as it gets; null
-	 * (and nothing sent) when the request's item budget is spent.
+	 * One Query or Scan of at most {@code wanted} items, once it has its place among the request's calls
+	 * in flight and as many of the request's items as it gets; null (and nothing sent) when the request's
+	 * item budget is spent.
 	 */
 	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int wanted, boolean indexForward,
 			boolean countOnly, long deadline, ReadStats stats) {
-		int limit = stats.takeItems(wanted);
-		if (limit == 0) {
+		if (!stats.hasItemsLeft()) {
 			return CompletableFuture.completedFuture(null);
 		}
-		CompletableFuture<Chunk> sent;
-		try {
-			sent = send(from, limit, indexForward, countOnly, deadline, stats);
-		}
-		catch (RuntimeException ex) {
-			stats.returnItems(limit);
-			throw ex;
-		}
-		// DynamoDB scans at most Limit items; what it did not scan goes back to the request.
-		return sent.whenComplete((chunk, failure) -> stats.returnItems(limit - ((chunk != null) ? chunk.scanned() : 0)));
+		return stats.calls().call(() -> {
+			int limit = stats.takeItems(wanted);
+			if (limit == 0) {
+				return CompletableFuture.completedFuture(null);
+			}
+			CompletableFuture<Chunk> sent;
+			try {
+				sent = send(from, limit, indexForward, countOnly, deadline, stats);
+			}
+			catch (RuntimeException ex) {
+				stats.returnItems(limit);
+				throw ex;
+			}
+			// DynamoDB scans at most Limit items; what it did not scan goes back to the request.
+			return sent.whenComplete((chunk, failure) -> stats.returnItems(limit - ((chunk != null) ? chunk.scanned() : 0)));
+		});
 	}
 
 	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, int limit, boolean indexForward,

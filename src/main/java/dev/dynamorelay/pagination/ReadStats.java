@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one GraphQL request cost in DynamoDB (requests, items scanned and returned, capacity units),
- * until when it may still read, and how many more items its connections may scan.
+ * until when it may still read, how many more items its connections may scan, and how many of its
+ * calls may be in flight at once.
  *
  * <p>Shared by every field of the request; fields read concurrently, so the sums and the item budget
  * are thread-safe. The deadline bounds the whole request, so that nested fields read one after
@@ -28,6 +29,8 @@ public final class ReadStats {
 	/** Items the request's reads may still be granted; reads in flight hold what they were granted. */
 	private final AtomicLong itemsLeft;
 
+	private final CallLimiter calls;
+
 	private final LongAdder requests = new LongAdder();
 
 	private final LongAdder scannedCount = new LongAdder();
@@ -36,22 +39,24 @@ public final class ReadStats {
 
 	private final DoubleAdder consumedCapacity = new DoubleAdder();
 
-	/** Statistics of a request with no deadline or item budget of its own. */
+	/** Statistics of a request with no deadline, item budget or limit on its calls of its own. */
 	public ReadStats() {
 		this.budgetNanos = Long.MAX_VALUE;
 		this.itemsLeft = new AtomicLong(Long.MAX_VALUE);
+		this.calls = CallLimiter.unlimited();
 	}
 
 	/**
-	 * Statistics of a request that may read for {@code budget} from now, and scan {@code items} items with
-	 * its connections' reads and counts.
+	 * Statistics of a request that may read for {@code budget} from now, scan {@code items} items with
+	 * its connections' reads and counts, and have {@code maxCallsInFlight} DynamoDB calls in flight at once.
 	 */
-	public ReadStats(Duration budget, long items) {
+	public ReadStats(Duration budget, long items, int maxCallsInFlight) {
 		if (items < 0) {
 			throw new IllegalArgumentException("the item budget must not be negative, got " + items);
 		}
 		this.budgetNanos = budget.toNanos();
 		this.itemsLeft = new AtomicLong(items);
+		this.calls = new CallLimiter(maxCallsInFlight);
 	}
 
 	/**
@@ -92,6 +97,11 @@ public final class ReadStats {
 	/** Whether any of the item budget is left to take now. */
 	public boolean hasItemsLeft() {
 		return this.itemsLeft.get() > 0;
+	}
+
+	/** The request's DynamoDB calls: each goes through here, so that only so many are in flight at once. */
+	public CallLimiter calls() {
+		return this.calls;
 	}
 
 	/** Records one DynamoDB request. */

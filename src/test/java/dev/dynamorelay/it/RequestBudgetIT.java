@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * walks continued from those cursors in later requests return every item once.
  */
 @TestPropertySource(properties = { "dynamo-relay.request-budget=250",
-		"dynamo-relay.cursor.secret=request-budget-secret" })
+		"dynamo-relay.dynamodb.max-concurrency-per-request=2", "dynamo-relay.cursor.secret=request-budget-secret" })
 class RequestBudgetIT extends IntegrationTest {
 
 	private static final int BUDGET = 250;

@@ -16,7 +16,7 @@ class ReadStatsTest {
 
 	@Test
 	void grantsAtMostWhatIsLeftAndTakesBackWhatAReadDidNotScan() {
-		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 100);
+		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 100, 8);
 		assertThat(stats.takeItems(51)).isEqualTo(51);
 		assertThat(stats.takeItems(80)).isEqualTo(49);
 		assertThat(stats.hasItemsLeft()).isFalse();
@@ -41,7 +41,7 @@ class ReadStatsTest {
 
 	@Test
 	void concurrentReadsTogetherNeverTakeMoreThanTheBudget() throws Exception {
-		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 10_000);
+		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 10_000, 8);
 		ExecutorService threads = Executors.newFixedThreadPool(8);
 		try {
 			List<Callable<Long>> readers = new ArrayList<>();

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The request's read budget, in the engine, over a fake partition of
+ * The request's read budget and its limit on calls in flight, in the engine, over a fake partition of
  * 100 items: each read's {@code Limit} is at most what is left of the field's and the request's budget,
  * a page that finds the request's budget spent sends nothing and continues from where it would have
  * started, and a count past it is null.
@@ -39,7 +39,7 @@ class RequestBudgetTest {
 	}
 
 	private static ReadStats request(long items) {
-		return new ReadStats(Duration.ofSeconds(5), items);
+		return new ReadStats(Duration.ofSeconds(5), items, 8);
 	}
 
 	private Page<Integer> page(ConnectionQuery query, Integer first, String after, Integer last, String before,
@@ -179,13 +179,13 @@ class RequestBudgetTest {
 	}
 
 	@Test
-	void concurrentPagesTogetherScanNoMoreThanTheRequestsBudget() {
+	void concurrentPagesTogetherScanNoMoreThanTheRequestsBudgetWithAtMostItsCallsInFlight() {
 		FakePartition slow;
 		ExecutorService threads = Executors.newFixedThreadPool(16);
 		try {
 			slow = new FakePartition(100_000, threads);
 			Paginator paginator = paginator(slow, 1000);
-			ReadStats stats = new ReadStats(Duration.ofSeconds(5), 2_500);
+			ReadStats stats = new ReadStats(Duration.ofSeconds(5), 2_500, 3);
 			ConnectionQuery none = ALL
 				.withFilters(List.of(new Filter("amount", Filter.Op.GE, List.of(AttributeValue.fromN("10")))));
 			List<CompletableFuture<Page<Integer>>> pages = new ArrayList<>();
@@ -195,6 +195,7 @@ class RequestBudgetTest {
 			}
 			CompletableFuture.allOf(pages.toArray(CompletableFuture[]::new)).join();
 			assertThat(stats.scannedCount()).isEqualTo(2_500);
+			assertThat(slow.mostInFlight.get()).isEqualTo(3);
 			for (CompletableFuture<Page<Integer>> page : pages) {
 				assertThat(page.join().edges()).isEmpty();
 				assertThat(page.join().pageInfo().hasNextPage()).isTrue();
