@@ -58,7 +58,10 @@ public class DynamoDbConfiguration {
 	 * <ul>
 	 * <li>an attempt may take a third of the timeout (a frozen connection is given up and the next attempt
 	 * opens another);</li>
-	 * <li>waiting for a pooled connection is part of an attempt, so it is bounded alike;</li>
+	 * <li>waiting for a pooled connection is part of an attempt, so it is bounded alike: the pool
+ * ({@code max-concurrency}, 256 by default) is shared by all requests, each of which has at most
+ * {@code max-concurrency-per-request} calls in flight, so no request can take it whole; past it, calls
+ * wait for a connection in the order they asked, and fail UNAVAILABLE rather than wait longer;</li>
 	 * <li>connecting is bounded by a fifth of the timeout, at most 1 s, or 250 ms on loopback (a refused
 	 * connection fails at once anyway; this bounds a connection nothing answers, such as a full listen
 	 * queue);</li>
@@ -79,7 +82,7 @@ public class DynamoDbConfiguration {
 			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
 				.connectionTimeout(connect)
 				.connectionAcquisitionTimeout(attempt)
-				.maxConcurrency(256))
+				.maxConcurrency(properties.maxConcurrency()))
 			// Continuations (graphql-java's) never block, so they may run on the event loop that completed
 			// the response: one thread hop less per DynamoDB call.
 			.asyncConfiguration((async) -> async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR,

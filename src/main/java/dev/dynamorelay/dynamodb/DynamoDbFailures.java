@@ -50,7 +50,9 @@ public final class DynamoDbFailures {
 	/**
 	 * Whether a cause chain reports the network: an I/O error (the SDK's and Netty's connection failures,
 	 * read and write timeouts are all {@link IOException}s, some wrapped once more) or a timeout (of
-	 * connection acquisition), and no parser error.
+	 * connection acquisition, or an attempt's: when the SDK declines to retry an attempt that timed out, its
+	 * retry quota spent, it reports the attempt's timeout wrapped in a client exception), and no parser
+	 * error.
 	 */
 	private static boolean unreachable(Throwable cause) {
 		boolean network = false;
@@ -59,7 +61,8 @@ public final class DynamoDbFailures {
 			if (isParserError(current)) {
 				return false;
 			}
-			if (current instanceof IOException || current instanceof TimeoutException) {
+			if (current instanceof IOException || current instanceof TimeoutException
+					|| current instanceof ApiCallAttemptTimeoutException || current instanceof ApiCallTimeoutException) {
 				network = true;
 			}
 		}

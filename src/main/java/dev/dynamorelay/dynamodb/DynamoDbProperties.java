@@ -15,10 +15,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param region the signing region; defaults to the default region chain for {@code aws} and to
  * {@code us-east-1} otherwise
  * @param timeout bound of one GraphQL request's DynamoDB calls, retries included: all its fields share
- * it, and an {@code UNAVAILABLE} answer arrives inside it
+ * it, and an {@code UNAVAILABLE} answer arrives inside it; a call waiting for its place among the
+ * request's calls in flight spends it too, but its own call timeout starts when it is sent
+ * @param maxConcurrencyPerRequest the most DynamoDB calls of one GraphQL request in flight at once;
+ * further calls wait, in order, until one finishes
+ * @param maxConcurrency the client's connection pool: the most DynamoDB calls in flight at once, for all
+ * requests together; more than one request's share, so that no request can take it all
  */
 @ConfigurationProperties("dynamo-relay.dynamodb")
-public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout) {
+public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout,
+		@DefaultValue("8") int maxConcurrencyPerRequest, @DefaultValue("256") int maxConcurrency) {
 
 	/** The most of the timeout kept for answering once reading has given up. */
 	private static final Duration ANSWER_RESERVE = Duration.ofMillis(500);
@@ -26,6 +32,11 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 	public DynamoDbProperties {
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalStateException("dynamo-relay.dynamodb.timeout must be positive, got " + timeout);
+		}
+		if (maxConcurrencyPerRequest < 1 || maxConcurrencyPerRequest >= maxConcurrency) {
+			throw new IllegalStateException(("dynamo-relay.dynamodb.max-concurrency-per-request must be at least 1 and "
+					+ "less than dynamo-relay.dynamodb.max-concurrency (the connection pool, which no request may take "
+					+ "whole), got %d and %d").formatted(maxConcurrencyPerRequest, maxConcurrency));
 		}
 	}
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -23,7 +24,8 @@ import dev.dynamorelay.pagination.ReadStats;
 
 /**
  * Loads items by key with {@code BatchGetItem}, across tables, 100 keys a request, retrying
- * unprocessed keys with backoff.
+ * unprocessed keys with backoff. Each request waits for its place among the GraphQL request's calls in
+ * flight ({@link ReadStats#calls()}).
  */
 public final class ItemLoader {
 
@@ -62,16 +64,17 @@ public final class ItemLoader {
 
 	private CompletableFuture<Void> get(Map<String, KeysAndAttributes> batch,
 			Map<ItemKey, Map<String, AttributeValue>> found, ReadStats stats, int attempt) {
-		Duration remaining = stats.remaining(this.timeout);
-		if (remaining.isNegative() || remaining.isZero()) {
-			return CompletableFuture.failedFuture(
-					new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
-		}
-		return this.dynamoDb
-			.batchGetItem((request) -> request.requestItems(batch)
+		return stats.calls().call(() -> {
+			// What is left of the request's time when the call is sent, not when it was queued.
+			Duration remaining = stats.remaining(this.timeout);
+			if (remaining.isNegative() || remaining.isZero()) {
+				return CompletableFuture.<BatchGetItemResponse>failedFuture(
+						new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
+			}
+			return this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration((override) -> override.apiCallTimeout(remaining)))
-			.thenCompose((response) -> {
+				.overrideConfiguration((override) -> override.apiCallTimeout(remaining)));
+		}).thenCompose((response) -> {
 				int returned = 0;
 				for (Map.Entry<String, List<Map<String, AttributeValue>>> table : response.responses().entrySet()) {
 					List<String> keyNames = List.copyOf(batch.get(table.getKey()).keys().get(0).keySet());

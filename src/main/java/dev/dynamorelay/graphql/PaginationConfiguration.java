@@ -41,11 +41,16 @@ class PaginationConfiguration {
 	}
 
 	@Bean
+	ReadBudgets readBudgets(PaginationProperties pagination, DynamoDbProperties dynamoDbProperties) {
+		return new ReadBudgets(pagination.readBudget(), pagination.countBudget(), pagination.requestBudget(),
+				dynamoDbProperties.timeout());
+	}
+
+	@Bean
 	Paginator paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PaginationProperties pagination,
-			DynamoDbProperties dynamoDbProperties) {
+			ReadBudgets budgets) {
 		return new Paginator(dynamoDb, cursors,
-				new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize()),
-				new ReadBudgets(pagination.readBudget(), pagination.countBudget(), dynamoDbProperties.timeout()));
+				new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize()), budgets);
 	}
 
 }

@@ -19,11 +19,12 @@ import reactor.core.publisher.Mono;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
 
 /**
- * Gives every request its {@link ReadStats}, every executed response its {@code extensions.dynamodb},
- * and every error an {@code extensions.code}.
+ * Gives every request its {@link ReadStats} (its deadline, item budget and limit on calls in flight),
+ * every executed response its {@code extensions.dynamodb}, and every error an {@code extensions.code}.
  *
  * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
  * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}. A request refused by the
@@ -38,14 +39,22 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 	/** How long a request may read: a little less than the timeout, which its answer must arrive within. */
 	private final Duration readTimeout;
 
-	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb) {
+	/** Items a request's connection fields and counts may scan together. */
+	private final long requestItems;
+
+	/** A request's DynamoDB calls in flight at once. */
+	private final int maxCallsInFlight;
+
+	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets) {
 		this.extensions = properties.enabled();
 		this.readTimeout = dynamoDb.readTimeout();
+		this.requestItems = budgets.requestItems();
+		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
 	}
 
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats(this.readTimeout);
+		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight);
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

@@ -26,10 +26,17 @@ import dev.dynamorelay.error.UnavailableException;
  *
  * <p>The page loop reads from the cursor ({@code ExclusiveStartKey}) in the requested direction
  * until it holds one match more than the page size (so that {@code hasNextPage} is exact), the key
- * range ends (no {@code LastEvaluatedKey}), or the read budget is spent. Each request's
- * {@code Limit} is what the page still needs (one request for an unfiltered page) and never more than
- * what is left of the budget; a FilterExpression makes {@code Limit} bound reads, not matches, so
- * filtered reads grow their {@code Limit} with the observed selectivity.
+ * range ends (no {@code LastEvaluatedKey}), or the read budget is spent: the field's own, or the
+ * request's, which all its connection fields and counts share ({@link ReadStats#takeItems}). Each
+ * request's {@code Limit} is what the page still needs (one request for an unfiltered page) and never
+ * more than what is left of either budget; a FilterExpression makes {@code Limit} bound reads, not
+ * matches, so filtered reads grow their {@code Limit} with the observed selectivity. A page that finds
+ * the request's budget spent before its first read sends nothing and hands out a cursor at the end it
+ * would have started from ({@link Position}).
+ *
+ * <p>Every DynamoDB call waits for its place among the request's calls in flight
+ * ({@link ReadStats#calls()}); its {@code Limit} and its timeout (what is left of the request's time)
+ * are computed when it gets its place, not when it was queued.
  *
  * <p>A read from a position also bounds the sort key by the position's own value (inclusive). It
  * selects the same items as the {@code ExclusiveStartKey} alone and costs the same on DynamoDB; on
@@ -54,7 +61,8 @@ public final class ConnectionRead<T> {
 
 	private final CursorBinding binding;
 
-	private final Map<String, AttributeValue> start;
+	/** Where the page starts: the cursor's position, or null for the first page. */
+	private final Position start;
 
 	private final Optional<String> keyCondition;
 
@@ -72,7 +80,7 @@ public final class ConnectionRead<T> {
 
 	ConnectionRead(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, ReadBudgets budgets,
 			ConnectionDefinition<T> definition, ConnectionQuery query, PageRequest request, CursorBinding binding,
-			Map<String, AttributeValue> start) {
+			Position start) {
 		this.dynamoDb = dynamoDb;
 		this.cursors = cursors;
 		this.budgets = budgets;
@@ -123,31 +131,49 @@ public final class ConnectionRead<T> {
 		this.resumeNames = Map.copyOf(names);
 	}
 
-	/** Reads the page. Requests are summed into {@code stats}. */
+	/** Reads the page. Requests are summed into {@code stats}, and take from its item budget. */
 	public CompletableFuture<Page<T>> page(ReadStats stats) {
 		boolean forward = this.request.direction() == Direction.FORWARD;
 		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
-		PageState<T> state = new PageState<>(this.request.size() + 1, this.start, this.definition.mapper());
+		boolean atEnd = this.start != null && this.start.isEnd();
+		PageState<T> state = new PageState<>(this.request.size() + 1,
+				(this.start == null || atEnd) ? null : this.start.key(), this.definition.mapper());
+		// A cursor at the end the page reads away from (after the last item forwards, before the first
+		// backwards): nothing lies that way.
+		if (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward) {
+			return CompletableFuture.completedFuture(toPage(state));
+		}
 		return readPage(state, indexForward, deadline(stats), stats).thenApply(this::toPage);
 	}
 
 	/**
 	 * Counts the whole connection (same key range and filter, whatever the page), within the count
-	 * budget; empty when the budget ran out first.
+	 * budget; empty when the budget (the count's or the request's) ran out first.
+	 *
+	 * <p>It reads in growing steps: first as many items as a page's read budget, then four times the
+	 * step before. A count of a large connection costs a read or two more than one that asked for its
+	 * whole budget at once; in exchange, a count of a small one takes no more of the request's budget,
+	 * while it reads, than a page might, and leaves the rest to the request's other fields.
 	 */
 	public CompletableFuture<Optional<Integer>> count(ReadStats stats) {
-		return count(null, 0, 0, deadline(stats), stats);
+		return count(null, 0, 0, this.budgets.readItems(), deadline(stats), stats);
 	}
 
 	private CompletableFuture<PageState<T>> readPage(PageState<T> state, boolean indexForward, long deadline,
 			ReadStats stats) {
 		int budgetLeft = this.budgets.readItems() - state.scanned;
 		if (budgetLeft <= 0) {
+			state.cut = true;
 			return CompletableFuture.completedFuture(state);
 		}
-		int limit = Math.min(state.nextLimit(this.query.filtered() || state.declined > 0), budgetLeft);
-		return read(state.position, limit, indexForward, false, deadline, stats).thenCompose((chunk) -> {
-			state.add(chunk, limit);
+		int wanted = Math.min(state.nextLimit(this.query.filtered() || state.declined > 0), budgetLeft);
+		return read(state.position, wanted, indexForward, false, deadline, stats).thenCompose((chunk) -> {
+			if (chunk == null) {
+				// The request's budget is spent.
+				state.cut = true;
+				return CompletableFuture.completedFuture(state);
+			}
+			state.add(chunk);
 			if (state.full() || state.position == null) {
 				return CompletableFuture.completedFuture(state);
 			}
@@ -158,7 +184,7 @@ public final class ConnectionRead<T> {
 	private Page<T> toPage(PageState<T> state) {
 		int size = this.request.size();
 		boolean full = state.matches.size() > size;
-		boolean more = full || state.position != null;
+		boolean more = full || state.position != null || state.cut;
 		int kept = Math.min(size, state.matches.size());
 		List<Edge<T>> edges = new ArrayList<>(kept);
 		for (int i = 0; i < kept; i++) {
@@ -179,6 +205,12 @@ public final class ConnectionRead<T> {
 			startCursor = this.cursors.encode(this.binding, state.position);
 			endCursor = startCursor;
 		}
+		else if (state.cut) {
+			// Cut by the request's budget before reading from the start: continue from the start, the end of
+			// the connection this page reads from.
+			startCursor = this.cursors.encode(this.binding, forward ? Position.BEFORE_FIRST : Position.AFTER_LAST);
+			endCursor = startCursor;
+		}
 		else {
 			startCursor = null;
 			endCursor = null;
@@ -190,18 +222,24 @@ public final class ConnectionRead<T> {
 	}
 
 	private CompletableFuture<Optional<Integer>> count(Map<String, AttributeValue> position, int scanned,
-			int counted, long deadline, ReadStats stats) {
+			int counted, int step, long deadline, ReadStats stats) {
 		int budgetLeft = this.budgets.countItems() - scanned;
 		if (budgetLeft < 0) {
 			return CompletableFuture.completedFuture(Optional.empty());
 		}
 		// One more than the budget: a range of exactly the budget's size ends inside this read and is counted.
-		return read(position, budgetLeft + 1, true, true, deadline, stats).thenCompose((chunk) -> {
+		int wanted = (int) Math.min(budgetLeft + 1L, step);
+		return read(position, wanted, true, true, deadline, stats).thenCompose((chunk) -> {
+			if (chunk == null) {
+				// The request's budget is spent.
+				return CompletableFuture.completedFuture(Optional.empty());
+			}
 			int total = counted + (this.definition.typedCount().isEmpty() ? chunk.count() : nodes(chunk.items()));
 			if (chunk.lastEvaluatedKey() == null) {
 				return CompletableFuture.completedFuture(Optional.of(total));
 			}
-			return count(chunk.lastEvaluatedKey(), scanned + chunk.scanned(), total, deadline, stats);
+			return count(chunk.lastEvaluatedKey(), scanned + chunk.scanned(), total,
+					(int) Math.min(Integer.MAX_VALUE, step * 4L), deadline, stats);
 		});
 	}
 
@@ -216,7 +254,35 @@ public final class ConnectionRead<T> {
 		return nodes;
 	}
 
-	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int limit, boolean indexForward,
+	/**
+	 * One Query or Scan of at most {@code wanted} items, once it has its place among the request's calls
+	 * in flight and as many of the request's items as it gets; null (and nothing sent) when the request's
+	 * item budget is spent.
+	 */
+	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int wanted, boolean indexForward,
+			boolean countOnly, long deadline, ReadStats stats) {
+		if (!stats.hasItemsLeft()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return stats.calls().call(() -> {
+			int limit = stats.takeItems(wanted);
+			if (limit == 0) {
+				return CompletableFuture.completedFuture(null);
+			}
+			CompletableFuture<Chunk> sent;
+			try {
+				sent = send(from, limit, indexForward, countOnly, deadline, stats);
+			}
+			catch (RuntimeException ex) {
+				stats.returnItems(limit);
+				throw ex;
+			}
+			// DynamoDB scans at most Limit items; what it did not scan goes back to the request.
+			return sent.whenComplete((chunk, failure) -> stats.returnItems(limit - ((chunk != null) ? chunk.scanned() : 0)));
+		});
+	}
+
+	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, int limit, boolean indexForward,
 			boolean countOnly, long deadline, ReadStats stats) {
 		long remaining = deadline - System.nanoTime();
 		if (remaining <= 0) {
@@ -254,7 +320,7 @@ public final class ConnectionRead<T> {
 				scan.consistentRead(true);
 			}
 			return this.dynamoDb.scan(scan.build())
-				.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
+				.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
 						response.consumedCapacity(), stats));
 		}
@@ -289,7 +355,7 @@ public final class ConnectionRead<T> {
 			query.consistentRead(true);
 		}
 		return this.dynamoDb.query(query.build())
-			.thenApply((response) -> Chunk.of(response.items(), response.scannedCount(), response.count(),
+			.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
 					stats));
 	}
@@ -315,11 +381,11 @@ public final class ConnectionRead<T> {
 		return System.nanoTime() + stats.remaining(this.budgets.timeout()).toNanos();
 	}
 
-	/** What one DynamoDB response brought. */
-	private record Chunk(List<Map<String, AttributeValue>> items, int scanned, int count,
+	/** What one DynamoDB response brought, and the {@code Limit} it was asked with. */
+	private record Chunk(int limit, List<Map<String, AttributeValue>> items, int scanned, int count,
 			Map<String, AttributeValue> lastEvaluatedKey) {
 
-		static Chunk of(List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
+		static Chunk of(int limit, List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
 				Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity capacity, ReadStats stats) {
 			int scannedCount = (scanned != null) ? scanned : 0;
 			int matched = (count != null) ? count : 0;
@@ -327,7 +393,7 @@ public final class ConnectionRead<T> {
 			// The SDK answers an absent LastEvaluatedKey with an empty map, not null.
 			Map<String, AttributeValue> next = (lastEvaluatedKey == null || lastEvaluatedKey.isEmpty()) ? null
 					: lastEvaluatedKey;
-			return new Chunk(items, scannedCount, matched, next);
+			return new Chunk(limit, items, scannedCount, matched, next);
 		}
 
 	}
@@ -355,6 +421,9 @@ public final class ConnectionRead<T> {
 		/** Items read that the mapper declined: from then on reads grow their Limit as filtered ones do. */
 		private int declined;
 
+		/** Whether a budget (the field's or the request's) stopped the page before it was full or ended. */
+		private boolean cut;
+
 		PageState(int wanted, Map<String, AttributeValue> start, Function<Map<String, AttributeValue>, T> mapper) {
 			this.wanted = wanted;
 			this.position = start;
@@ -376,8 +445,8 @@ public final class ConnectionRead<T> {
 			return (int) Math.min(Integer.MAX_VALUE, Math.max(need, Math.ceil(need * perMatch * 1.25)));
 		}
 
-		void add(Chunk chunk, int limit) {
-			this.lastLimit = limit;
+		void add(Chunk chunk) {
+			this.lastLimit = chunk.limit();
 			this.scanned += chunk.scanned();
 			for (Map<String, AttributeValue> item : chunk.items()) {
 				if (this.matches.size() == this.wanted) {

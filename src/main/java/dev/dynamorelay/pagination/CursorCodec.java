@@ -31,12 +31,18 @@ import dev.dynamorelay.error.InvalidCursorException;
  * HMAC-SHA256 over the binding's fingerprint and everything before the MAC. It holds no attribute
  * names or types (the binding supplies them), so a purchase cursor is about 40 characters.
  *
+ * <p>A cursor at one end of the connection ({@link Position#BEFORE_FIRST}, {@link Position#AFTER_LAST})
+ * is {@code version 2 | end | mac}, signed and bound alike.
+ *
  * <p>New cursors are signed with the current secret; cursors signed with a previous secret still
  * verify, so secrets can rotate without breaking clients in the middle of a walk.
  */
 public final class CursorCodec {
 
 	static final byte VERSION = 1;
+
+	/** The version byte of a cursor at an end of the connection. */
+	static final byte END_VERSION = 2;
 
 	static final int MAC_LENGTH = 16;
 
@@ -85,11 +91,25 @@ public final class CursorCodec {
 		return ENCODER.encodeToString(out.toByteArray());
 	}
 
+	/** The cursor of {@code position}: an item's position or an end of the connection. */
+	public String encode(CursorBinding binding, Position position) {
+		if (!position.isEnd()) {
+			return encode(binding, position.key());
+		}
+		ByteArrayOutputStream out = new ByteArrayOutputStream(1 + 1 + MAC_LENGTH);
+		out.write(END_VERSION);
+		out.write(position.end().ordinal());
+		byte[] mac = sign(this.macs.get(0), binding.fingerprint(), out.toByteArray());
+		out.write(mac, 0, MAC_LENGTH);
+		return ENCODER.encodeToString(out.toByteArray());
+	}
+
 	/**
-	 * The position a cursor holds, with the binding's fixed attributes added: an ExclusiveStartKey.
+	 * The position a cursor holds: an item's position, with the binding's fixed attributes added (an
+	 * ExclusiveStartKey), or an end of the connection.
 	 * @throws InvalidCursorException unless this binding issued the cursor, under a known secret
 	 */
-	public Map<String, AttributeValue> decode(CursorBinding binding, String cursor) {
+	public Position decode(CursorBinding binding, String cursor) {
 		byte[] raw = base64(cursor);
 		if (raw.length < 1 + MAC_LENGTH) {
 			throw new InvalidCursorException(REFUSED);
@@ -117,10 +137,18 @@ public final class CursorCodec {
 		return false;
 	}
 
-	private static Map<String, AttributeValue> parse(CursorBinding binding, byte[] payload) {
+	private static Position parse(CursorBinding binding, byte[] payload) {
 		// Signed by us, so well-formed unless a secret leaked or the format changed; check anyway.
 		ByteBuffer in = ByteBuffer.wrap(payload);
-		if (in.get() != VERSION) {
+		byte version = in.get();
+		if (version == END_VERSION) {
+			if (payload.length != 2 || payload[1] < 0 || payload[1] >= Position.End.values().length) {
+				throw new InvalidCursorException(REFUSED);
+			}
+			return (Position.End.values()[payload[1]] == Position.End.BEFORE_FIRST) ? Position.BEFORE_FIRST
+					: Position.AFTER_LAST;
+		}
+		if (version != VERSION) {
 			throw new InvalidCursorException(REFUSED);
 		}
 		Map<String, AttributeValue> key = new HashMap<>(binding.fixed());
@@ -136,7 +164,7 @@ public final class CursorCodec {
 		if (in.hasRemaining()) {
 			throw new InvalidCursorException(REFUSED);
 		}
-		return key;
+		return Position.of(key);
 	}
 
 	private static byte[] bytes(KeyAttribute attribute, AttributeValue value) {

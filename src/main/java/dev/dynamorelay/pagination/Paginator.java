@@ -1,10 +1,8 @@
 package dev.dynamorelay.pagination;
 
-import java.util.Map;
 import java.util.Objects;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
 
@@ -51,9 +49,7 @@ public final class Paginator {
 			throw new IllegalArgumentException("a Query connection needs a partition, a Scan none");
 		}
 		CursorBinding binding = CursorBinding.of(definition, query);
-		Map<String, AttributeValue> start = request.cursor()
-			.map((cursor) -> this.cursors.decode(binding, cursor))
-			.orElse(null);
+		Position start = request.cursor().map((cursor) -> this.cursors.decode(binding, cursor)).orElse(null);
 		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query, request, binding,
 				start);
 	}

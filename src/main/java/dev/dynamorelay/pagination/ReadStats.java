@@ -3,22 +3,33 @@ package dev.dynamorelay.pagination;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one GraphQL request cost in DynamoDB (requests, items scanned and returned, capacity units),
- * and until when it may still read.
+ * until when it may still read, how many more items its connections may scan, and how many of its
+ * calls may be in flight at once.
  *
- * <p>Shared by every field of the request; fields read concurrently, so the sums are thread-safe.
- * The deadline bounds the whole request, so that nested fields read one after another still fail
- * within the configured timeout of the request's start, not of their own.
+ * <p>Shared by every field of the request; fields read concurrently, so the sums and the item budget
+ * are thread-safe. The deadline bounds the whole request, so that nested fields read one after
+ * another still fail within the configured timeout of the request's start, not of their own.
+ *
+ * <p>The item budget is taken before each read, as much as its {@code Limit} (DynamoDB scans at most
+ * {@code Limit} items), and what the read did not scan is given back when it answers: however the
+ * request's fields interleave, their reads together never scan more than the budget.
  */
 public final class ReadStats {
 
 	private final long startNanos = System.nanoTime();
 
 	private final long budgetNanos;
+
+	/** Items the request's reads may still be granted; reads in flight hold what they were granted. */
+	private final AtomicLong itemsLeft;
+
+	private final CallLimiter calls;
 
 	private final LongAdder requests = new LongAdder();
 
@@ -28,14 +39,24 @@ public final class ReadStats {
 
 	private final DoubleAdder consumedCapacity = new DoubleAdder();
 
-	/** Statistics of a request with no deadline of its own. */
+	/** Statistics of a request with no deadline, item budget or limit on its calls of its own. */
 	public ReadStats() {
 		this.budgetNanos = Long.MAX_VALUE;
+		this.itemsLeft = new AtomicLong(Long.MAX_VALUE);
+		this.calls = CallLimiter.unlimited();
 	}
 
-	/** Statistics of a request that may read for {@code budget} from now. */
-	public ReadStats(Duration budget) {
+	/**
+	 * Statistics of a request that may read for {@code budget} from now, scan {@code items} items with
+	 * its connections' reads and counts, and have {@code maxCallsInFlight} DynamoDB calls in flight at once.
+	 */
+	public ReadStats(Duration budget, long items, int maxCallsInFlight) {
+		if (items < 0) {
+			throw new IllegalArgumentException("the item budget must not be negative, got " + items);
+		}
 		this.budgetNanos = budget.toNanos();
+		this.itemsLeft = new AtomicLong(items);
+		this.calls = new CallLimiter(maxCallsInFlight);
 	}
 
 	/**
@@ -44,6 +65,43 @@ public final class ReadStats {
 	public Duration remaining(Duration cap) {
 		long left = this.budgetNanos - (System.nanoTime() - this.startNanos);
 		return (left < cap.toNanos()) ? Duration.ofNanos(left) : cap;
+	}
+
+	/**
+	 * Takes up to {@code wanted} items of the request's item budget for one read: what it gets (0 once
+	 * the budget is spent or held by reads in flight) is the most the read may scan.
+	 */
+	public int takeItems(int wanted) {
+		if (wanted <= 0) {
+			return 0;
+		}
+		while (true) {
+			long left = this.itemsLeft.get();
+			if (left <= 0) {
+				return 0;
+			}
+			long granted = Math.min(left, wanted);
+			if (this.itemsLeft.compareAndSet(left, left - granted)) {
+				return (int) granted;
+			}
+		}
+	}
+
+	/** Gives back items taken with {@link #takeItems} that a read did not scan. */
+	public void returnItems(int unused) {
+		if (unused > 0) {
+			this.itemsLeft.addAndGet(unused);
+		}
+	}
+
+	/** Whether any of the item budget is left to take now. */
+	public boolean hasItemsLeft() {
+		return this.itemsLeft.get() > 0;
+	}
+
+	/** The request's DynamoDB calls: each goes through here, so that only so many are in flight at once. */
+	public CallLimiter calls() {
+		return this.calls;
 	}
 
 	/** Records one DynamoDB request. */

@@ -42,7 +42,8 @@ import dev.dynamorelay.pagination.ReadStats;
  * The sample's {@code createPurchase} and {@code deletePurchase}: rules the declaration language does
  * not express (the user must exist, a purchase is never overwritten), written as ordinary Spring
  * GraphQL code beside the declarations. They return declared {@link Item}s, so the declared fields
- * serve them like any item read by a connection.
+ * serve them like any item read by a connection. Their reads and writes take their place among the
+ * request's DynamoDB calls in flight like any other ({@link ReadStats#calls()}).
  */
 @Controller
 @ConditionalOnProperty(name = "dynamo-relay.schema.locations", havingValue = SchemaProperties.SAMPLE,
@@ -95,12 +96,12 @@ class PurchaseMutations {
 		item.put("product", AttributeValue.fromS(product));
 		item.put("category", AttributeValue.fromS(category));
 		item.put("amount", amount);
-		return this.dynamoDb
-			.getItem((get) -> get.tableName(this.users.table().physicalName())
+		return stats.calls()
+			.call(() -> this.dynamoDb.getItem((get) -> get.tableName(this.users.table().physicalName())
 				.key(Map.of("userId", AttributeValue.fromS(userId)))
 				.projectionExpression("userId")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats)))
+				.overrideConfiguration(within(stats))))
 			.thenCompose((user) -> {
 				stats.record(user.hasItem() ? 1 : 0, user.hasItem() ? 1 : 0, units(user.consumedCapacity()));
 				if (!user.hasItem() || user.item().isEmpty()) {
@@ -116,12 +117,12 @@ class PurchaseMutations {
 	CompletableFuture<String> deletePurchase(@Argument String id, DataFetchingEnvironment environment) {
 		NodeIds.Key purchase = Declarations.expect(this.declarations.decode(id), this.purchases.name(), "id");
 		ReadStats stats = RequestStats.of(environment);
-		return this.dynamoDb
-			.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
+		return stats.calls()
+			.call(() -> this.dynamoDb.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
 				.key(purchase.key())
 				.returnValues(ReturnValue.ALL_OLD)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats)))
+				.overrideConfiguration(within(stats))))
 			.thenApply((deleted) -> {
 				stats.record(0, 0, units(deleted.consumedCapacity()));
 				return (deleted.hasAttributes() && !deleted.attributes().isEmpty())
@@ -133,12 +134,12 @@ class PurchaseMutations {
 			ReadStats stats, int attempt) {
 		Map<String, AttributeValue> item = new HashMap<>(attributes);
 		item.put("purchasedAt", AttributeValue.fromN(Long.toString(purchasedAt)));
-		return this.dynamoDb
-			.putItem((put) -> put.tableName(this.purchases.table().physicalName())
+		return stats.calls()
+			.call(() -> this.dynamoDb.putItem((put) -> put.tableName(this.purchases.table().physicalName())
 				.item(item)
 				.conditionExpression("attribute_not_exists(userId)")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats)))
+				.overrideConfiguration(within(stats))))
 			.handle((written, failure) -> {
 				if (failure == null) {
 					stats.record(0, 0, units(written.consumedCapacity()));

@@ -87,6 +87,22 @@ public final class Benchmark {
 	private static final String FILTERED = """
 			{ purchasesByCategory(category: "cat-1", first: 50, minAmount: 400) { edges { cursor node { id amount } } } }""";
 
+	/** The fairness section's normal page: 20 edges, as a client's list shows them. */
+	private static final String PAGE_20 = """
+			query($c: String!, $a: String) { purchasesByCategory(category: $c, first: 20, after: $a) {
+			  edges { cursor node { id userId purchasedAt product category amount } }
+			  pageInfo { hasNextPage endCursor } } }""";
+
+	private static final byte[] TOO_COMPLEX = "\"QUERY_TOO_COMPLEX\"".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] SCANNED = "\"scannedCount\":".getBytes(StandardCharsets.UTF_8);
+
+	/** Hostile clients, beside the normal one in the fairness section. */
+	private static final int HOSTILE_CLIENTS = 8;
+
+	/** The server's request budget ({@code dynamo-relay.request-budget}): a request that scanned it was cut. */
+	private static final long REQUEST_BUDGET = serverArgument("dynamo-relay.request-budget", 12_000);
+
 	/**
 	 * The load generator's HTTP client: blocking, on pooled keep-alive connections, on the calling thread.
 	 * With {@code java.net.http.HttpClient} (whose selector thread hands every response to another
@@ -292,6 +308,8 @@ public final class Benchmark {
 		row("8 concurrent raw SDK Queries (Limit 51) on the same DynamoDB Local", "-",
 				"%.0f queries/s".formatted(rawThroughput), "-", "the ceiling DynamoDB Local leaves", null);
 
+		fairness(cursors, BenchData.category(5));
+
 		JsonNode pageStats = post(PAGE, firstPage).get("extensions").get("dynamodb");
 		long requests = pageStats.get("requests").asLong();
 		long scanned = pageStats.get("scannedCount").asLong();
@@ -307,6 +325,207 @@ public final class Benchmark {
 
 		row(heapRow[0], heapRow[1], heapRow[2], heapRow[3], "<= 1.2x", heapRatio <= 1.2);
 		this.figures.put("walkedItems", walkedItems);
+	}
+
+	/**
+	 * A normal client's 20-edge page alone and beside {@value #HOSTILE_CLIENTS} hostile clients, in turns
+	 * (alone 10 s, beside 10 s, twice over), and what became of the hostile requests. The hostile clients
+	 * loop over the kinds of {@link Hostile}: the ones the cost limits refuse before reading, and the
+	 * heaviest they let through, which the request's read budget cuts and its cap on calls in flight keeps
+	 * to a share of DynamoDB.
+	 */
+	private void fairness(List<String> cursors, String category) throws Exception {
+		System.out.printf("Fairness: a 20-edge page alone and beside %d hostile clients ...%n", HOSTILE_CLIENTS);
+		for (Hostile kind : Hostile.values()) {
+			Outcome outcome = hostile(kind.body);
+			if (outcome != kind.expected) {
+				throw new IllegalStateException("hostile request %s: expected %s, got %s".formatted(kind, kind.expected,
+						outcome));
+			}
+		}
+		List<byte[]> bodies = cursors.stream().map((cursor) -> body(PAGE_20, vars("c", category, "a", cursor))).toList();
+		normalWindow(bodies, Duration.ofSeconds(3));
+		List<Double> alone = new ArrayList<>();
+		List<Double> beside = new ArrayList<>();
+		int[] errors = new int[2];
+		long[][] outcomes = new long[Hostile.values().length][Outcome.values().length];
+		double hostileSeconds = 0;
+		for (int round = 0; round < 2; round++) {
+			errors[0] += normalWindow(bodies, Duration.ofSeconds(10), alone);
+			long started = System.nanoTime();
+			long end = started + Duration.ofSeconds(12).toNanos();
+			try (Clients<long[][]> hostile = Clients.start(HOSTILE_CLIENTS, (client) -> () -> {
+				long[][] counts = new long[Hostile.values().length][Outcome.values().length];
+				for (int i = client; System.nanoTime() < end; i++) {
+					Hostile kind = Hostile.values()[i % Hostile.values().length];
+					counts[kind.ordinal()][hostile(kind.body).ordinal()]++;
+				}
+				return counts;
+			})) {
+				// The hostile clients reach their pace, then the normal client measures beside them.
+				Thread.sleep(2_000);
+				errors[1] += normalWindow(bodies, Duration.ofSeconds(10), beside);
+				for (long[][] counts : hostile.join()) {
+					for (int k = 0; k < counts.length; k++) {
+						for (int o = 0; o < counts[k].length; o++) {
+							outcomes[k][o] += counts[k][o];
+						}
+					}
+				}
+			}
+			hostileSeconds += (System.nanoTime() - started) / 1e9;
+		}
+		double[] a = alone.stream().mapToDouble(Double::doubleValue).toArray();
+		double[] b = beside.stream().mapToDouble(Double::doubleValue).toArray();
+		double ratio = percentile(b, 50) / percentile(a, 50);
+		row("normal 20-edge page beside %d hostile clients vs alone: p50".formatted(HOSTILE_CLIENTS),
+				ms(percentile(b, 50)), ms(percentile(a, 50)), "%.2fx".formatted(ratio), "<= 2x", ratio <= 2);
+		row("... p99", ms(percentile(b, 99)), ms(percentile(a, 99)),
+				"%.2fx".formatted(percentile(b, 99) / percentile(a, 99)), "-", null);
+		row("... normal pages served / failed (beside | alone)", "%d / %d".formatted(b.length, errors[1]),
+				"%d / %d".formatted(a.length, errors[0]), "-", "0 failed", errors[0] == 0 && errors[1] == 0);
+		long[] totals = new long[Outcome.values().length];
+		for (Hostile kind : Hostile.values()) {
+			long[] counts = outcomes[kind.ordinal()];
+			for (int o = 0; o < counts.length; o++) {
+				totals[o] += counts[o];
+			}
+			row("... hostile: %s: refused / cut / served / failed per s".formatted(kind.description),
+					perSecond(counts, hostileSeconds), "-", "-", kind.expected.name().toLowerCase(java.util.Locale.ROOT),
+					counts[Outcome.FAILED.ordinal()] == 0 && counts[kind.expected.ordinal()] == sum(counts));
+			this.figures.put("hostile" + kind.name(), counts);
+		}
+		row("... hostile, all kinds: refused / cut / served / failed per s", perSecond(totals, hostileSeconds), "-",
+				"-", "-", null);
+		this.figures.put("fairnessP50AloneMs", percentile(a, 50));
+		this.figures.put("fairnessP50BesideMs", percentile(b, 50));
+		this.figures.put("fairnessNormalErrors", errors);
+	}
+
+	private static String perSecond(long[] counts, double seconds) {
+		return "%.1f / %.1f / %.1f / %.1f".formatted(counts[0] / seconds, counts[1] / seconds, counts[2] / seconds,
+				counts[3] / seconds);
+	}
+
+	private static long sum(long[] counts) {
+		long sum = 0;
+		for (long count : counts) {
+			sum += count;
+		}
+		return sum;
+	}
+
+	/** The normal client for {@code duration}, on random cursors; returns how many pages failed. */
+	private int normalWindow(List<byte[]> bodies, Duration duration, List<Double> latencies) {
+		long end = System.nanoTime() + duration.toNanos();
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		int failed = 0;
+		while (System.nanoTime() < end) {
+			long start = System.nanoTime();
+			try {
+				postPage(bodies.get(random.nextInt(bodies.size())));
+				latencies.add((System.nanoTime() - start) / 1e6);
+			}
+			catch (RuntimeException ex) {
+				failed++;
+			}
+		}
+		return failed;
+	}
+
+	private void normalWindow(List<byte[]> bodies, Duration duration) {
+		normalWindow(bodies, duration, new ArrayList<>());
+	}
+
+	/**
+	 * Sends a hostile request and tells what became of it, reading only the end of the answer (where
+	 * {@code extensions.dynamodb} is): refused by the cost limits, cut (it scanned the whole request
+	 * budget), served, or failed (any other error or status).
+	 */
+	private Outcome hostile(byte[] body) {
+		HttpPost request = new HttpPost(this.graphql);
+		request.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
+		try {
+			return this.http.execute(request, (response) -> {
+				byte[] bytes = EntityUtils.toByteArray(response.getEntity());
+				if (response.getCode() != 200) {
+					return Outcome.FAILED;
+				}
+				if (indexOf(bytes, TOO_COMPLEX) >= 0) {
+					return Outcome.REFUSED;
+				}
+				int from = Math.max(0, bytes.length - 400);
+				byte[] tail = Arrays.copyOfRange(bytes, from, bytes.length);
+				if (indexOf(tail, ERRORS) >= 0 || (from > 0 && indexOf(bytes, ERRORS) >= 0)) {
+					return Outcome.FAILED;
+				}
+				int at = indexOf(tail, SCANNED);
+				if (at < 0) {
+					return Outcome.FAILED;
+				}
+				long scanned = 0;
+				for (int i = at + SCANNED.length; i < tail.length && Character.isDigit(tail[i]); i++) {
+					scanned = scanned * 10 + (tail[i] - '0');
+				}
+				return (scanned >= REQUEST_BUDGET) ? Outcome.CUT : Outcome.SERVED;
+			});
+		}
+		catch (IOException ex) {
+			return Outcome.FAILED;
+		}
+	}
+
+	/** What became of a hostile request. */
+	private enum Outcome {
+
+		REFUSED, CUT, SERVED, FAILED
+
+	}
+
+	/** The hostile kinds of issue 13, and the heaviest requests the cost limits let through. */
+	private enum Hostile {
+
+		/** 200 aliases of one filtered movies page: 200 root fields (limit 20), 200,000 items (limit 25,000). */
+		ALIASES_200("200 aliases of a filtered movies page", Outcome.REFUSED, aliases(200)),
+
+		/** users -> purchases -> user -> purchases -> user -> purchases, 100 each: 102,020,100 items. */
+		CYCLE("users > purchases > user > purchases > user > purchases, first: 100", Outcome.REFUSED, """
+				{ users(first: 100) { edges { node { purchases(first: 100) { edges { node { user {
+				  purchases(first: 100) { edges { node { user { purchases(first: 100) { edges { node { id } } } } } } } } } } } } } } }"""),
+
+		/** 20 filtered pages of 100 that match nothing: 20 x 1,000 read budget = 20,000 items, cut at the request's. */
+		ALIASES_20("20 aliases of a filtered movies page matching nothing", Outcome.CUT, aliases(20)),
+
+		/** 100 users x 100 purchases x their user: 20,100 items by the estimate; about 10,100 read, 102 calls. */
+		NESTED("100 users x 100 purchases x user", Outcome.SERVED, """
+				{ users(first: 100) { edges { node { userId purchases(first: 100) { edges { node { id amount user { name } } } } } } } }"""),
+
+		/** Two counted categories of 25,000: 2 x 10,001 items by the estimate; the request's budget nulls them. */
+		COUNTS("2 totalCounts of 25,000-item categories", Outcome.CUT, """
+				{ a: purchasesByCategory(category: "cat-1", first: 1) { totalCount edges { cursor } }
+				  b: purchasesByCategory(category: "cat-2", first: 1) { totalCount edges { cursor } } }""");
+
+		final String description;
+
+		final Outcome expected;
+
+		final byte[] body;
+
+		Hostile(String description, Outcome expected, String document) {
+			this.description = description;
+			this.expected = expected;
+			this.body = body(document, Map.of());
+		}
+
+		private static String aliases(int count) {
+			StringBuilder document = new StringBuilder("{");
+			for (int i = 0; i < count; i++) {
+				document.append(" m").append(i).append(": movies(year: ").append(BenchData.MOVIE_YEAR)
+					.append(", first: 100, minRating: 9.5) { edges { cursor node { title rating } } pageInfo { hasNextPage endCursor } }");
+			}
+			return document.append(" }").toString();
+		}
+
 	}
 
 	/** What the nested query asks of DynamoDB, done with the SDK: a Scan of 21 users, then their Queries at once. */
@@ -651,9 +870,29 @@ public final class Benchmark {
 		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
 				"--dynamo-relay.dynamodb.endpoint=" + dynamoDb, "--dynamo-relay.cursor.secret=benchmark",
 				"--dynamo-relay.sample-data.enabled=false", "--logging.level.root=WARN"));
+		command.addAll(serverArguments());
 		return new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(out.resolve("server.log").toFile())
 			.start();
+	}
+
+	/**
+	 * More arguments for the server, from {@code BENCH_SERVER_ARGS} (space-separated), e.g.
+	 * {@code --dynamo-relay.dynamodb.max-concurrency-per-request=4} to measure another setting.
+	 */
+	private static List<String> serverArguments() {
+		String arguments = System.getenv("BENCH_SERVER_ARGS");
+		return (arguments == null || arguments.isBlank()) ? List.of() : List.of(arguments.trim().split("\\s+"));
+	}
+
+	/** A numeric server property given in {@code BENCH_SERVER_ARGS}, or its default. */
+	private static long serverArgument(String property, long defaultValue) {
+		for (String argument : serverArguments()) {
+			if (argument.startsWith("--" + property + "=")) {
+				return Long.parseLong(argument.substring(property.length() + 3));
+			}
+		}
+		return defaultValue;
 	}
 
 	/** Heap in use after a full GC of the server, read with jcmd. */

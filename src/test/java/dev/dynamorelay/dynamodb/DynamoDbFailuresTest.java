@@ -63,6 +63,13 @@ class DynamoDbFailuresTest {
 			.message("Unable to execute HTTP request: Acquire operation took longer than the configured maximum time.")
 			.cause(new Throwable("Acquire operation took longer than the configured maximum time.",
 					new TimeoutException("Acquire operation took longer than 1666 milliseconds.")))
+			.build())).isTrue();		// An attempt timeout the SDK declined to retry (its retry quota spent), as it reports one.
+		assertThat(DynamoDbFailures.isUnavailable(SdkClientException.builder()
+			.message("Unable to execute HTTP request: software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException: "
+					+ "HTTP request execution did not complete before the specified timeout configuration: 1666 millis "
+					+ "(SDK Attempt Count: 2)")
+			.cause(new RuntimeException("software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException",
+					ApiCallAttemptTimeoutException.create(1_666)))
 			.build())).isTrue();
 	}
 

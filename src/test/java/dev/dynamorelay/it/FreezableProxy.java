@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
  * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
  * connections are refused), or make answer every request with a body that is not JSON; and then
- * restore, on the same port.
+ * restore, on the same port. While frozen it tells how many connections hold a request it has not
+ * forwarded: the calls in flight.
  */
 final class FreezableProxy implements AutoCloseable {
 
@@ -33,6 +34,12 @@ final class FreezableProxy implements AutoCloseable {
 	private final int port;
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	/** The connections the client opened to the proxy. */
+	private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+
+	/** Connections whose bytes a pump read just as the proxy froze, and holds. */
+	private final Set<Socket> holding = ConcurrentHashMap.newKeySet();
 
 	private volatile ServerSocket server;
 
@@ -94,6 +101,7 @@ final class FreezableProxy implements AutoCloseable {
 					continue;
 				}
 				this.sockets.add(client);
+				this.clients.add(client);
 				if (this.mode == Mode.GARBLED) {
 					garble(client);
 					continue;
@@ -130,8 +138,12 @@ final class FreezableProxy implements AutoCloseable {
 						break;
 					}
 					// Bytes read just as the proxy froze are held, not forwarded, until it thaws.
-					while (this.mode == Mode.FROZEN) {
-						Thread.sleep(20);
+					if (this.mode == Mode.FROZEN) {
+						this.holding.add(from);
+						while (this.mode == Mode.FROZEN) {
+							Thread.sleep(20);
+						}
+						this.holding.remove(from);
 					}
 					out.write(buffer, 0, read);
 					out.flush();
@@ -141,12 +153,34 @@ final class FreezableProxy implements AutoCloseable {
 				// connection closed
 			}
 			finally {
+				this.holding.remove(from);
+				this.clients.remove(from);
 				closeQuietly(from);
 				closeQuietly(to);
 			}
 		}, "proxy-pump");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	/**
+	 * While frozen: the client's connections holding a request the proxy has not forwarded (bytes waiting
+	 * to be read, or read and held). Over HTTP/1.1 a connection carries one call at a time, so this is
+	 * the number of calls in flight.
+	 */
+	int heldRequests() {
+		int held = 0;
+		for (Socket client : this.clients) {
+			try {
+				if (this.holding.contains(client) || (!client.isClosed() && client.getInputStream().available() > 0)) {
+					held++;
+				}
+			}
+			catch (IOException ex) {
+				// closed meanwhile: holds nothing
+			}
+		}
+		return held;
 	}
 
 	/** Answers every HTTP request on the connection with 200 and a body that is not JSON. */

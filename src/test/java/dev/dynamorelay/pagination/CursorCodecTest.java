@@ -67,9 +67,62 @@ class CursorCodecTest {
 	void roundTripsTheExclusiveStartKeyIncludingTheBaseTableKey() {
 		String cursor = this.codec.encode(books(SortOrder.ASC), ITEM);
 		assertThat(cursor).matches("[A-Za-z0-9_-]+");
-		assertThat(this.codec.decode(books(SortOrder.ASC), cursor)).isEqualTo(Map.of("category",
+		assertThat(this.codec.decode(books(SortOrder.ASC), cursor).key()).isEqualTo(Map.of("category",
 				AttributeValue.fromS("books"), "purchasedAt", AttributeValue.fromN("1735722000000"), "userId",
 				AttributeValue.fromS("user-07")));
+	}
+
+	@Test
+	void roundTripsBothEndsOfAConnection() {
+		for (Position end : List.of(Position.BEFORE_FIRST, Position.AFTER_LAST)) {
+			String cursor = this.codec.encode(books(SortOrder.ASC), end);
+			assertThat(cursor).matches("[A-Za-z0-9_-]+");
+			assertThat(this.codec.decode(books(SortOrder.ASC), cursor)).isSameAs(end);
+		}
+		assertThat(this.codec.encode(books(SortOrder.ASC), Position.BEFORE_FIRST))
+			.isNotEqualTo(this.codec.encode(books(SortOrder.ASC), Position.AFTER_LAST));
+		assertThat(this.codec.decode(books(SortOrder.ASC), this.codec.encode(books(SortOrder.ASC), Position.of(ITEM)))
+			.key()).containsKey("userId");
+	}
+
+	@Test
+	void refusesAnEndCursorOfAnotherConnectionAndEveryBitFlipOfOne() {
+		String cursor = this.codec.encode(books(SortOrder.ASC), Position.BEFORE_FIRST);
+		for (CursorBinding foreign : List.of(books(SortOrder.DESC),
+				CursorBinding.of(BY_CATEGORY, ConnectionQuery.partition(AttributeValue.fromS("games"), SortOrder.ASC)),
+				CursorBinding.of(PURCHASES, ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC)))) {
+			assertThatThrownBy(() -> this.codec.decode(foreign, cursor)).isInstanceOf(InvalidCursorException.class);
+		}
+		byte[] raw = Base64.getUrlDecoder().decode(cursor);
+		for (int bit = 0; bit < raw.length * 8; bit++) {
+			byte[] flipped = raw.clone();
+			flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+			String tampered = Base64.getUrlEncoder().withoutPadding().encodeToString(flipped);
+			assertThatThrownBy(() -> this.codec.decode(books(SortOrder.ASC), tampered))
+				.isInstanceOf(InvalidCursorException.class);
+		}
+	}
+
+	@Test
+	void refusesSignedEndPayloadsThatAreNotOneKnownEnd() throws Exception {
+		CursorBinding binding = books(SortOrder.ASC);
+		for (byte[] payload : new byte[][] { { 2 }, { 2, 2 }, { 2, -1 }, { 2, 0, 0 }, { 3, 0 } }) {
+			String forged = signed(binding, payload);
+			assertThatThrownBy(() -> this.codec.decode(binding, forged)).isInstanceOf(InvalidCursorException.class);
+		}
+		// The same signing, of a well-formed payload, verifies: the refusals above are the payloads'.
+		assertThat(this.codec.decode(binding, signed(binding, new byte[] { 2, 1 }))).isSameAs(Position.AFTER_LAST);
+	}
+
+	/** A cursor of {@code payload} signed as the codec signs, with its secret. */
+	private static String signed(CursorBinding binding, byte[] payload) throws Exception {
+		javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+		mac.init(new javax.crypto.spec.SecretKeySpec(bytes("current-secret"), "HmacSHA256"));
+		mac.update(binding.fingerprint());
+		byte[] signature = mac.doFinal(payload);
+		byte[] cursor = java.util.Arrays.copyOf(payload, payload.length + CursorCodec.MAC_LENGTH);
+		System.arraycopy(signature, 0, cursor, payload.length, CursorCodec.MAC_LENGTH);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(cursor);
 	}
 
 	@Test
@@ -97,7 +150,7 @@ class CursorCodecTest {
 		ConnectionQuery query = ConnectionQuery.partition(AttributeValue.fromS("books"), SortOrder.ASC);
 		CursorBinding ten = CursorBinding.of(BY_CATEGORY, query.withFilters(List.of(minimum("10"))));
 		CursorBinding tenPointZero = CursorBinding.of(BY_CATEGORY, query.withFilters(List.of(minimum("10.0"))));
-		assertThat(this.codec.decode(tenPointZero, this.codec.encode(ten, ITEM))).containsKey("userId");
+		assertThat(this.codec.decode(tenPointZero, this.codec.encode(ten, ITEM)).key()).containsKey("userId");
 	}
 
 	@Test
@@ -160,11 +213,11 @@ class CursorCodecTest {
 		CursorCodec rotated = new CursorCodec("new-secret", List.of("old-secret"));
 		CursorCodec forgotten = new CursorCodec("new-secret", List.of());
 		String oldCursor = old.encode(books(SortOrder.ASC), ITEM);
-		assertThat(rotated.decode(books(SortOrder.ASC), oldCursor)).containsKey("userId");
+		assertThat(rotated.decode(books(SortOrder.ASC), oldCursor).key()).containsKey("userId");
 		assertThatThrownBy(() -> forgotten.decode(books(SortOrder.ASC), oldCursor))
 			.isInstanceOf(InvalidCursorException.class);
 		String newCursor = rotated.encode(books(SortOrder.ASC), ITEM);
-		assertThat(forgotten.decode(books(SortOrder.ASC), newCursor)).containsKey("userId");
+		assertThat(forgotten.decode(books(SortOrder.ASC), newCursor).key()).containsKey("userId");
 		assertThatThrownBy(() -> old.decode(books(SortOrder.ASC), newCursor))
 			.isInstanceOf(InvalidCursorException.class);
 	}
@@ -172,7 +225,7 @@ class CursorCodecTest {
 	@Test
 	void instancesWithTheSameSecretAcceptEachOthersCursors() {
 		CursorCodec other = new CursorCodec("current-secret", List.of());
-		assertThat(other.decode(books(SortOrder.ASC), this.codec.encode(books(SortOrder.ASC), ITEM)))
+		assertThat(other.decode(books(SortOrder.ASC), this.codec.encode(books(SortOrder.ASC), ITEM)).key())
 			.containsEntry("userId", AttributeValue.fromS("user-07"));
 	}
 
@@ -182,7 +235,7 @@ class CursorCodecTest {
 				AttributeValue.fromN("-12.5"));
 		CursorBinding binding = CursorBinding.of(PURCHASES,
 				ConnectionQuery.partition(AttributeValue.fromS("ユーザー😀"), SortOrder.ASC));
-		assertThat(this.codec.decode(binding, this.codec.encode(binding, item))).isEqualTo(item);
+		assertThat(this.codec.decode(binding, this.codec.encode(binding, item)).key()).isEqualTo(item);
 	}
 
 }
