@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 import software.amazon.awssdk.core.SdkBytes;
@@ -26,10 +28,17 @@ import dev.dynamorelay.error.InvalidCursorException;
 /**
  * Turns an item's position into an opaque, signed cursor and back.
  *
- * <p>A cursor is base64url (no padding) of {@code version | values | mac}: one version byte, then
- * each carried position attribute as a varint length and its bytes, then the first 16 bytes of
- * HMAC-SHA256 over the binding's fingerprint and everything before the MAC. It holds no attribute
- * names or types (the binding supplies them), so a purchase cursor is about 40 characters.
+ * <p>A cursor is base64url (no padding) of {@code version | encrypted values | mac}: one version byte
+ * (3), then the carried position attributes, each as a varint length and its bytes, encrypted, then the
+ * first 16 bytes of HMAC-SHA256 over the binding's fingerprint, the version byte and the values in the
+ * clear. The values are encrypted with AES-CTR under a key derived from the secret, the MAC as its
+ * counter (a synthetic IV, as in SIV mode): a cursor is deterministic and no longer than a signed one,
+ * and it shows nothing of the position it holds, such as the key of an item a filter passed over (which
+ * may be another user's). It holds no attribute names or types (the binding supplies them), so a
+ * purchase cursor is about 40 characters.
+ *
+ * <p>Cursors of version 1, the same values signed but in the clear, issued before values were
+ * encrypted, are still accepted (their MAC is checked alike).
  *
  * <p>A cursor at one end of the connection ({@link Position#BEFORE_FIRST}, {@link Position#AFTER_LAST})
  * is {@code version 2 | end | mac}, signed and bound alike.
@@ -39,7 +48,10 @@ import dev.dynamorelay.error.InvalidCursorException;
  */
 public final class CursorCodec {
 
-	static final byte VERSION = 1;
+	/** The version byte of a cursor whose values are in the clear (still accepted). */
+	static final byte CLEAR_VERSION = 1;
+
+	static final byte VERSION = 3;
 
 	/** The version byte of a cursor at an end of the connection. */
 	static final byte END_VERSION = 2;
@@ -58,6 +70,18 @@ public final class CursorCodec {
 
 	private final List<Mac> macs;
 
+	/** The encryption key of each secret, in the order of {@link #macs}. */
+	private final List<SecretKeySpec> keys;
+
+	private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
+		try {
+			return Cipher.getInstance("AES/CTR/NoPadding");
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("AES/CTR is not available", ex);
+		}
+	});
+
 	/**
 	 * @param secret the current secret; signs new cursors
 	 * @param previousSecrets earlier secrets whose cursors are still accepted
@@ -67,10 +91,11 @@ public final class CursorCodec {
 		if (secret.isEmpty()) {
 			throw new IllegalArgumentException("the cursor secret must not be empty");
 		}
-		List<Mac> macs = new ArrayList<>();
-		macs.add(mac(secret));
-		previousSecrets.stream().filter((previous) -> !previous.isEmpty()).map(CursorCodec::mac).forEach(macs::add);
-		this.macs = List.copyOf(macs);
+		List<String> secrets = new ArrayList<>();
+		secrets.add(secret);
+		previousSecrets.stream().filter((previous) -> !previous.isEmpty()).forEach(secrets::add);
+		this.macs = secrets.stream().map(CursorCodec::mac).toList();
+		this.keys = secrets.stream().map(CursorCodec::encryptionKey).toList();
 	}
 
 	/** The cursor of the position of {@code item} (an item or a LastEvaluatedKey). */
@@ -86,9 +111,13 @@ public final class CursorCodec {
 			writeVarint(out, bytes.length);
 			out.writeBytes(bytes);
 		}
-		byte[] mac = sign(this.macs.get(0), binding.fingerprint(), out.toByteArray());
-		out.write(mac, 0, MAC_LENGTH);
-		return ENCODER.encodeToString(out.toByteArray());
+		byte[] clear = out.toByteArray();
+		byte[] mac = java.util.Arrays.copyOf(sign(this.macs.get(0), binding.fingerprint(), clear), MAC_LENGTH);
+		byte[] cursor = crypt(this.keys.get(0), mac, clear);
+		cursor[0] = VERSION;
+		cursor = java.util.Arrays.copyOf(cursor, clear.length + MAC_LENGTH);
+		System.arraycopy(mac, 0, cursor, clear.length, MAC_LENGTH);
+		return ENCODER.encodeToString(cursor);
 	}
 
 	/** The cursor of {@code position}: an item's position or an end of the connection. */
@@ -119,22 +148,44 @@ public final class CursorCodec {
 		System.arraycopy(raw, 0, payload, 0, payloadLength);
 		byte[] given = new byte[MAC_LENGTH];
 		System.arraycopy(raw, payloadLength, given, 0, MAC_LENGTH);
-		if (!verifies(binding.fingerprint(), payload, given)) {
-			throw new InvalidCursorException(REFUSED);
-		}
-		return parse(binding, payload);
-	}
-
-	private boolean verifies(byte[] fingerprint, byte[] payload, byte[] given) {
-		for (Mac mac : this.macs) {
-			byte[] expected = sign(mac, fingerprint, payload);
-			byte[] truncated = new byte[MAC_LENGTH];
-			System.arraycopy(expected, 0, truncated, 0, MAC_LENGTH);
-			if (MessageDigest.isEqual(truncated, given)) {
-				return true;
+		for (int i = 0; i < this.macs.size(); i++) {
+			byte[] clear = (payload[0] == VERSION) ? crypt(this.keys.get(i), given, payload) : payload;
+			clear[0] = payload[0];
+			if (verifies(this.macs.get(i), binding.fingerprint(), clear, given)) {
+				return parse(binding, clear);
 			}
 		}
-		return false;
+		throw new InvalidCursorException(REFUSED);
+	}
+
+	private static boolean verifies(Mac mac, byte[] fingerprint, byte[] payload, byte[] given) {
+		byte[] expected = sign(mac, fingerprint, payload);
+		byte[] truncated = new byte[MAC_LENGTH];
+		System.arraycopy(expected, 0, truncated, 0, MAC_LENGTH);
+		return MessageDigest.isEqual(truncated, given);
+	}
+
+	/**
+	 * The values of a payload encrypted or decrypted (AES-CTR is its own inverse) with {@code key}, the
+	 * MAC as the counter's start; the version byte at index 0 is left for the caller to set.
+	 */
+	private static byte[] crypt(SecretKeySpec key, byte[] mac, byte[] payload) {
+		Cipher cipher = CIPHERS.get();
+		try {
+			cipher.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(mac, 0, MAC_LENGTH));
+			byte[] out = new byte[payload.length];
+			cipher.doFinal(payload, 1, payload.length - 1, out, 1);
+			return out;
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("AES/CTR failed", ex);
+		}
+	}
+
+	/** The AES-128 key of a secret: HMAC-SHA256 of a fixed label under the secret, so apart from the MAC key. */
+	private static SecretKeySpec encryptionKey(String secret) {
+		byte[] derived = copy(mac(secret)).doFinal("dynamo-relay cursor encryption".getBytes(StandardCharsets.US_ASCII));
+		return new SecretKeySpec(derived, 0, 16, "AES");
 	}
 
 	private static Position parse(CursorBinding binding, byte[] payload) {
@@ -148,7 +199,7 @@ public final class CursorCodec {
 			return (Position.End.values()[payload[1]] == Position.End.BEFORE_FIRST) ? Position.BEFORE_FIRST
 					: Position.AFTER_LAST;
 		}
-		if (version != VERSION) {
+		if (version != VERSION && version != CLEAR_VERSION) {
 			throw new InvalidCursorException(REFUSED);
 		}
 		Map<String, AttributeValue> key = new HashMap<>(binding.fixed());

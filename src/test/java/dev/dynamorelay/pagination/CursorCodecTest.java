@@ -126,6 +126,35 @@ class CursorCodecTest {
 	}
 
 	@Test
+	void holdsNoPositionValueInTheClear() {
+		Map<String, AttributeValue> item = Map.of("category", AttributeValue.fromS("books"), "purchasedAt",
+				AttributeValue.fromN("1735722000000"), "userId", AttributeValue.fromS("someone-else-entirely"));
+		String cursor = this.codec.encode(books(SortOrder.ASC), item);
+		String raw = new String(Base64.getUrlDecoder().decode(cursor), java.nio.charset.StandardCharsets.ISO_8859_1);
+		assertThat(raw).doesNotContain("someone").doesNotContain("else").doesNotContain("173572");
+		assertThat(this.codec.decode(books(SortOrder.ASC), cursor).key()).containsEntry("userId",
+				AttributeValue.fromS("someone-else-entirely"));
+		assertThat(this.codec.encode(books(SortOrder.ASC), item)).as("deterministic").isEqualTo(cursor);
+		assertThat(new CursorCodec("another-secret", List.of()).encode(books(SortOrder.ASC), item)).isNotEqualTo(cursor);
+	}
+
+	@Test
+	void stillAcceptsSignedCursorsOfVersionOneWithTheirValuesInTheClear() throws Exception {
+		java.io.ByteArrayOutputStream clear = new java.io.ByteArrayOutputStream();
+		clear.write(1);
+		clear.write(13);
+		clear.writeBytes(bytes("1735722000000"));
+		clear.write(7);
+		clear.writeBytes(bytes("user-07"));
+		String versionOne = signed(books(SortOrder.ASC), clear.toByteArray());
+		assertThat(this.codec.decode(books(SortOrder.ASC), versionOne).key()).isEqualTo(Map.of("category",
+				AttributeValue.fromS("books"), "purchasedAt", AttributeValue.fromN("1735722000000"), "userId",
+				AttributeValue.fromS("user-07")));
+		assertThatThrownBy(() -> this.codec.decode(books(SortOrder.DESC), versionOne))
+			.isInstanceOf(InvalidCursorException.class);
+	}
+
+	@Test
 	void isCompact() {
 		assertThat(this.codec.encode(books(SortOrder.ASC), ITEM)).hasSizeLessThan(64);
 	}
