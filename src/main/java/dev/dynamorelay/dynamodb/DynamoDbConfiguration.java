@@ -28,6 +28,8 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 
+import dev.dynamorelay.pagination.FairShare;
+
 /**
  * The DynamoDB client and the embedded DynamoDB Local when no endpoint is configured: nothing that
  * depends on the declared schema, so that commands such as {@code generate-schema} can use it alone.
@@ -44,6 +46,20 @@ public class DynamoDbConfiguration {
 	@Conditional(Embedded.class)
 	EmbeddedDynamoDb embeddedDynamoDb() {
 		return EmbeddedDynamoDb.start();
+	}
+
+	/**
+	 * All requests' DynamoDB calls: how many in flight at once, and whose goes next (the request with the
+	 * fewest started), so that a request of one page is not queued behind a heavy one's calls.
+	 */
+	@Bean
+	FairShare fairShare(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded) {
+		Integer configured = properties.fairShare().maxInFlight();
+		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
+		int maxInFlight = (configured != null) ? configured
+				: (endpoint != null && isLoopback(endpoint)) ? 2 * Runtime.getRuntime().availableProcessors()
+						: properties.maxConcurrency();
+		return new FairShare(Math.min(maxInFlight, properties.maxConcurrency()), properties.fairShare().quantum());
 	}
 
 	@Bean(destroyMethod = "close")

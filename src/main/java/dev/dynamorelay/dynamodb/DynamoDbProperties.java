@@ -21,10 +21,33 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * further calls wait, in order, until one finishes
  * @param maxConcurrency the client's connection pool: the most DynamoDB calls in flight at once, for all
  * requests together; more than one request's share, so that no request can take it all
+ * @param fairShare how all requests' calls share DynamoDB (see {@link FairShareProperties})
  */
 @ConfigurationProperties("dynamo-relay.dynamodb")
 public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout,
-		@DefaultValue("8") int maxConcurrencyPerRequest, @DefaultValue("256") int maxConcurrency) {
+		@DefaultValue("8") int maxConcurrencyPerRequest, @DefaultValue("256") int maxConcurrency,
+		@DefaultValue FairShareProperties fairShare) {
+
+	/**
+	 * How all requests' calls share DynamoDB: at most {@code maxInFlight} in flight at once, the next place
+	 * going to the request with the fewest calls started, and while calls wait, a request past its first
+	 * call scans at most {@code quantum} items per call.
+	 *
+	 * @param maxInFlight unset: twice the processors for a DynamoDB on this machine (the embedded one, or
+	 * any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
+	 * one elsewhere, which scales by itself
+	 * @param quantum the most items a call of a request past its first scans while calls wait
+	 */
+	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum) {
+
+		public FairShareProperties {
+			if ((maxInFlight != null && maxInFlight < 1) || quantum < 1) {
+				throw new IllegalStateException("dynamo-relay.dynamodb.fair-share.max-in-flight and .quantum must be at "
+						+ "least 1, got " + maxInFlight + " and " + quantum);
+			}
+		}
+
+	}
 
 	/** The most of the timeout kept for answering once reading has given up. */
 	private static final Duration ANSWER_RESERVE = Duration.ofMillis(500);

@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.pagination.FairShare;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
 
@@ -45,7 +46,12 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 	/** A request's DynamoDB calls in flight at once. */
 	private final int maxCallsInFlight;
 
-	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets) {
+	/** All requests' calls in flight, and whose call goes next. */
+	private final FairShare fairShare;
+
+	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets,
+			FairShare fairShare) {
+		this.fairShare = fairShare;
 		this.extensions = properties.enabled();
 		this.readTimeout = dynamoDb.readTimeout();
 		this.requestItems = budgets.requestItems();
@@ -54,7 +60,7 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight);
+		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight, this.fairShare);
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

@@ -24,6 +24,11 @@ public final class CallLimiter {
 
 	private final int maxInFlight;
 
+	/** Where the calls go once they have their place here: the share of all requests' calls. */
+	private final FairShare fairShare;
+
+	private final FairShare.Share share;
+
 	private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
 	private int inFlight;
@@ -36,15 +41,30 @@ public final class CallLimiter {
 	 * @param maxInFlight the most calls in flight at once, at least 1
 	 */
 	public CallLimiter(int maxInFlight) {
+		this(maxInFlight, FairShare.unlimited());
+	}
+
+	/**
+	 * @param maxInFlight the most calls in flight at once, at least 1
+	 * @param fairShare the share of all requests' calls, which these calls take their places in
+	 */
+	public CallLimiter(int maxInFlight, FairShare fairShare) {
 		if (maxInFlight < 1) {
 			throw new IllegalArgumentException("at least one call must be allowed in flight, got " + maxInFlight);
 		}
 		this.maxInFlight = maxInFlight;
+		this.fairShare = fairShare;
+		this.share = fairShare.share();
 	}
 
 	/** A limiter that lets every call through at once. */
 	public static CallLimiter unlimited() {
 		return new CallLimiter(Integer.MAX_VALUE);
+	}
+
+	/** The {@code Limit} a call that wants {@code wanted} items gets now (smaller while other requests wait). */
+	public int limit(int wanted) {
+		return this.fairShare.limit(this.share, wanted);
 	}
 
 	/**
@@ -75,7 +95,7 @@ public final class CallLimiter {
 	private <T> void start(Supplier<CompletableFuture<T>> call, CompletableFuture<T> result) {
 		CompletableFuture<T> sent;
 		try {
-			sent = call.get();
+			sent = this.fairShare.call(this.share, call);
 		}
 		catch (RuntimeException | Error ex) {
 			release();
@@ -111,7 +131,7 @@ public final class CallLimiter {
 	 * Runs {@code task} here, unless this thread is already running one for a limiter: then after it. A
 	 * chain of calls that complete at once (refused before sending) stays flat instead of nesting.
 	 */
-	private static void run(Runnable task) {
+	static void run(Runnable task) {
 		ArrayDeque<Runnable> pending = TRAMPOLINE.get();
 		if (pending != null) {
 			pending.add(task);

@@ -265,7 +265,8 @@ public final class ConnectionRead<T> {
 			return CompletableFuture.completedFuture(null);
 		}
 		return stats.calls().call(() -> {
-			int limit = stats.takeItems(wanted);
+			// Smaller steps while other requests' calls wait (FairShare), so that places free often.
+			int limit = stats.takeItems(stats.calls().limit(wanted));
 			if (limit == 0) {
 				return CompletableFuture.completedFuture(null);
 			}

@@ -51,12 +51,20 @@ public final class ReadStats {
 	 * its connections' reads and counts, and have {@code maxCallsInFlight} DynamoDB calls in flight at once.
 	 */
 	public ReadStats(Duration budget, long items, int maxCallsInFlight) {
+		this(budget, items, maxCallsInFlight, FairShare.unlimited());
+	}
+
+	/**
+	 * Statistics of a request as above, whose calls take their places among all requests' calls in
+	 * {@code fairShare}.
+	 */
+	public ReadStats(Duration budget, long items, int maxCallsInFlight, FairShare fairShare) {
 		if (items < 0) {
 			throw new IllegalArgumentException("the item budget must not be negative, got " + items);
 		}
 		this.budgetNanos = budget.toNanos();
 		this.itemsLeft = new AtomicLong(items);
-		this.calls = new CallLimiter(maxCallsInFlight);
+		this.calls = new CallLimiter(maxCallsInFlight, fairShare);
 	}
 
 	/**

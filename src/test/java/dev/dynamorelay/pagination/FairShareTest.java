@@ -1,0 +1,108 @@
+package dev.dynamorelay.pagination;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** All requests' calls sharing DynamoDB: a bounded number in flight, the next place to the request with the fewest started. */
+class FairShareTest {
+
+	private final List<String> started = new ArrayList<>();
+
+	private final List<CompletableFuture<String>> answers = new ArrayList<>();
+
+	@Test
+	void aRequestOfOneCallGoesBeforeTheQueuedCallsOfAHeavyOne() {
+		FairShare fair = new FairShare(2, 100);
+		CallLimiter heavy = new CallLimiter(8, fair);
+		CallLimiter light = new CallLimiter(8, fair);
+		for (int i = 0; i < 6; i++) {
+			heavy.call(call("heavy-" + i));
+		}
+		CompletableFuture<String> page = light.call(call("light"));
+		assertThat(this.started).containsExactly("heavy-0", "heavy-1");
+		assertThat(fair.inFlight()).isEqualTo(2);
+
+		this.answers.get(0).complete("done");
+		assertThat(this.started).as("the light request's only call takes the first free place")
+			.containsExactly("heavy-0", "heavy-1", "light");
+		this.answers.get(2).complete("page");
+		assertThat(page).isCompletedWithValue("page");
+		this.answers.get(1).complete("done");
+		assertThat(this.started).containsExactly("heavy-0", "heavy-1", "light", "heavy-2", "heavy-3");
+		assertThat(fair.inFlight()).isEqualTo(2);
+	}
+
+	@Test
+	void equalRequestsTakeTurnsInTheOrderTheyAsked() {
+		FairShare fair = new FairShare(1, 100);
+		CallLimiter a = new CallLimiter(8, fair);
+		CallLimiter b = new CallLimiter(8, fair);
+		a.call(call("a-0"));
+		a.call(call("a-1"));
+		b.call(call("b-0"));
+		b.call(call("b-1"));
+		for (int i = 0; i < 3; i++) {
+			this.answers.get(i).complete("done");
+		}
+		assertThat(this.started).containsExactly("a-0", "b-0", "a-1", "b-1");
+		this.answers.get(3).complete("done");
+		assertThat(fair.inFlight()).isZero();
+	}
+
+	@Test
+	void whileCallsWaitARequestPastItsFirstCallReadsInSmallSteps() {
+		FairShare fair = new FairShare(1, 100);
+		CallLimiter heavy = new CallLimiter(8, fair);
+		CallLimiter light = new CallLimiter(8, fair);
+		assertThat(heavy.limit(1000)).as("uncontended").isEqualTo(1000);
+		heavy.call(call("heavy-0"));
+		this.answers.get(0).complete("done");
+		heavy.call(call("heavy-1"));
+		assertThat(heavy.limit(1000)).as("no call waits").isEqualTo(1000);
+		light.call(call("light"));
+		assertThat(heavy.limit(1000)).as("a call waits, and this request has started two").isEqualTo(100);
+		assertThat(light.limit(1000)).as("a request's first call keeps its Limit").isEqualTo(1000);
+		this.answers.get(1).complete("done");
+		assertThat(heavy.limit(1000)).isEqualTo(1000);
+	}
+
+	@Test
+	void theRequestsOwnCapStillHolds() {
+		FairShare fair = new FairShare(10, 100);
+		CallLimiter capped = new CallLimiter(2, fair);
+		for (int i = 0; i < 5; i++) {
+			capped.call(call("c-" + i));
+		}
+		assertThat(this.started).hasSize(2);
+		assertThat(fair.inFlight()).isEqualTo(2);
+		this.answers.get(0).complete("done");
+		assertThat(this.started).hasSize(3);
+	}
+
+	@Test
+	void aCallThatFailsBeforeItIsSentGivesItsPlaceOn() {
+		FairShare fair = new FairShare(1, 100);
+		CallLimiter limiter = new CallLimiter(8, fair);
+		CompletableFuture<String> failed = limiter.call(() -> {
+			throw new IllegalStateException("not sent");
+		});
+		assertThat(failed).isCompletedExceptionally();
+		limiter.call(call("next"));
+		assertThat(this.started).containsExactly("next");
+	}
+
+	private java.util.function.Supplier<CompletableFuture<String>> call(String name) {
+		return () -> {
+			this.started.add(name);
+			CompletableFuture<String> answer = new CompletableFuture<>();
+			this.answers.add(answer);
+			return answer;
+		};
+	}
+
+}
