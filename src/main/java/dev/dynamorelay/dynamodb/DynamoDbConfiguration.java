@@ -54,12 +54,14 @@ public class DynamoDbConfiguration {
 	 */
 	@Bean
 	FairShare fairShare(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded) {
-		Integer configured = properties.fairShare().maxInFlight();
+		DynamoDbProperties.FairShareProperties fair = properties.fairShare();
 		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
-		int maxInFlight = (configured != null) ? configured
-				: (endpoint != null && isLoopback(endpoint)) ? 2 * Runtime.getRuntime().availableProcessors()
-						: properties.maxConcurrency();
-		return new FairShare(Math.min(maxInFlight, properties.maxConcurrency()), properties.fairShare().quantum());
+		boolean local = endpoint != null && isLoopback(endpoint);
+		int processors = Runtime.getRuntime().availableProcessors();
+		int maxInFlight = Math.min(properties.maxConcurrency(), (fair.maxInFlight() != null) ? fair.maxInFlight()
+				: local ? 4 * processors : properties.maxConcurrency());
+		int maxHeavy = (fair.maxHeavyInFlight() != null) ? fair.maxHeavyInFlight() : local ? processors : maxInFlight;
+		return new FairShare(maxInFlight, fair.quantum(), fair.heavyAfter(), maxHeavy);
 	}
 
 	@Bean(destroyMethod = "close")

@@ -33,17 +33,23 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 	 * going to the request with the fewest calls started, and while calls wait, a request past its first
 	 * call scans at most {@code quantum} items per call.
 	 *
-	 * @param maxInFlight unset: twice the processors for a DynamoDB on this machine (the embedded one, or
+	 * @param maxInFlight unset: four times the processors for a DynamoDB on this machine (the embedded one, or
 	 * any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
 	 * one elsewhere, which scales by itself
 	 * @param quantum the most items a call of a request past its first scans while calls wait
+	 * @param heavyAfter the calls a request has started from which on it is heavy
+	 * @param maxHeavyInFlight the most places heavy requests hold together; unset: the processors for a
+	 * DynamoDB on this machine, {@code maxInFlight} (no separate limit) elsewhere
 	 */
-	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum) {
+	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum,
+			@DefaultValue("4") int heavyAfter, Integer maxHeavyInFlight) {
 
 		public FairShareProperties {
-			if ((maxInFlight != null && maxInFlight < 1) || quantum < 1) {
-				throw new IllegalStateException("dynamo-relay.dynamodb.fair-share.max-in-flight and .quantum must be at "
-						+ "least 1, got " + maxInFlight + " and " + quantum);
+			if ((maxInFlight != null && maxInFlight < 1) || quantum < 1 || heavyAfter < 1
+					|| (maxHeavyInFlight != null && maxHeavyInFlight < 1)) {
+				throw new IllegalStateException("dynamo-relay.dynamodb.fair-share.max-in-flight, .quantum, .heavy-after "
+						+ "and .max-heavy-in-flight must be at least 1, got " + maxInFlight + ", " + quantum + ", "
+						+ heavyAfter + " and " + maxHeavyInFlight);
 			}
 		}
 

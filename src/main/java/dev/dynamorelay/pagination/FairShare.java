@@ -15,6 +15,11 @@ import java.util.function.Supplier;
  * calls scans at most {@code quantum} items, so places free often. Uncontended, nothing changes: calls
  * start at once with the {@code Limit} they asked for.
  *
+ * <p>A request that has started {@code heavyAfter} calls is heavy: heavy requests together hold at most
+ * {@code maxHeavyInFlight} places, so that the rest (and the cores of a DynamoDB that shares this
+ * machine) stay free for requests of a page or two, which never wait behind them for more than one
+ * place.
+ *
  * <p>Nothing blocks: a waiting call is a task, started by the completion of the call before it.
  */
 public final class FairShare {
@@ -23,9 +28,15 @@ public final class FairShare {
 
 	private final int quantum;
 
+	private final int heavyAfter;
+
+	private final int maxHeavyInFlight;
+
 	private final List<Waiting> waiting = new ArrayList<>();
 
 	private int inFlight;
+
+	private int heavyInFlight;
 
 	private long arrivals;
 
@@ -34,12 +45,25 @@ public final class FairShare {
 	 * @param quantum the most items one call of a request past its first may scan while calls wait
 	 */
 	public FairShare(int maxInFlight, int quantum) {
-		if (maxInFlight < 1 || quantum < 1) {
-			throw new IllegalArgumentException("at least one call in flight and one item per call, got "
-					+ maxInFlight + " and " + quantum);
+		this(maxInFlight, quantum, Integer.MAX_VALUE, maxInFlight);
+	}
+
+	/**
+	 * @param maxInFlight the most calls of all requests in flight at once, at least 1
+	 * @param quantum the most items one call of a request past its first may scan while calls wait
+	 * @param heavyAfter the calls a request has started from which on it is heavy
+	 * @param maxHeavyInFlight the most places heavy requests hold together, at least 1
+	 */
+	public FairShare(int maxInFlight, int quantum, int heavyAfter, int maxHeavyInFlight) {
+		if (maxInFlight < 1 || quantum < 1 || heavyAfter < 1 || maxHeavyInFlight < 1) {
+			throw new IllegalArgumentException("at least one call in flight, one item per call, one call before a "
+					+ "request is heavy and one place for heavy requests, got " + maxInFlight + ", " + quantum + ", "
+					+ heavyAfter + " and " + maxHeavyInFlight);
 		}
 		this.maxInFlight = maxInFlight;
 		this.quantum = quantum;
+		this.heavyAfter = heavyAfter;
+		this.maxHeavyInFlight = Math.min(maxHeavyInFlight, maxInFlight);
 	}
 
 	/** No limit and no ordering: every call starts at once with its own {@code Limit}. */
@@ -62,36 +86,56 @@ public final class FairShare {
 	/** Makes the call when it has its place; the supplier runs then, so what it computes is computed then. */
 	<T> CompletableFuture<T> call(Share share, Supplier<CompletableFuture<T>> call) {
 		CompletableFuture<T> result = new CompletableFuture<>();
-		Runnable start = () -> start(call, result);
-		boolean now;
+		Boolean heavy = null;
 		synchronized (this) {
-			now = this.inFlight < this.maxInFlight;
-			if (now) {
-				this.inFlight++;
-				share.started++;
+			if (this.waiting.isEmpty() && canStart(share)) {
+				heavy = take(share);
 			}
 			else {
-				this.waiting.add(new Waiting(share, this.arrivals++, start));
+				this.waiting.add(new Waiting(share, this.arrivals++, (place) -> start(call, result, place)));
 			}
 		}
-		if (now) {
-			CallLimiter.run(start);
+		if (heavy != null) {
+			boolean place = heavy;
+			CallLimiter.run(() -> start(call, result, place));
+		}
+		else {
+			dispatch(); // it may take a free place that calls waiting ahead of it cannot
 		}
 		return result;
 	}
 
-	private <T> void start(Supplier<CompletableFuture<T>> call, CompletableFuture<T> result) {
+	private boolean canStart(Share share) {
+		return this.inFlight < this.maxInFlight && (!isHeavy(share) || this.heavyInFlight < this.maxHeavyInFlight);
+	}
+
+	/** Takes a place for the next call of {@code share}; whether it is a heavy request's place. */
+	private boolean take(Share share) {
+		boolean heavy = isHeavy(share);
+		this.inFlight++;
+		if (heavy) {
+			this.heavyInFlight++;
+		}
+		share.started++;
+		return heavy;
+	}
+
+	private boolean isHeavy(Share share) {
+		return share.started >= this.heavyAfter;
+	}
+
+	private <T> void start(Supplier<CompletableFuture<T>> call, CompletableFuture<T> result, boolean heavy) {
 		CompletableFuture<T> sent;
 		try {
 			sent = call.get();
 		}
 		catch (RuntimeException | Error ex) {
-			release();
+			release(heavy);
 			result.completeExceptionally(ex);
 			return;
 		}
 		sent.whenComplete((value, failure) -> {
-			release();
+			release(heavy);
 			if (failure != null) {
 				result.completeExceptionally(failure);
 			}
@@ -101,24 +145,41 @@ public final class FairShare {
 		});
 	}
 
-	/** Gives a finished call's place to the waiting call of the request with the fewest calls started. */
-	private void release() {
-		Waiting next = null;
+	private void release(boolean heavy) {
 		synchronized (this) {
-			for (Waiting each : this.waiting) {
-				if (next == null || each.share.started < next.share.started
-						|| (each.share.started == next.share.started && each.arrival < next.arrival)) {
-					next = each;
-				}
+			this.inFlight--;
+			if (heavy) {
+				this.heavyInFlight--;
 			}
-			if (next == null) {
-				this.inFlight--;
-				return;
-			}
-			this.waiting.remove(next);
-			next.share.started++;
 		}
-		CallLimiter.run(next.start);
+		dispatch();
+	}
+
+	/**
+	 * Starts waiting calls while places are free: each time the call of the request with the fewest calls
+	 * started (the longest waiting among equals) that may take a place now.
+	 */
+	private void dispatch() {
+		while (true) {
+			Waiting next = null;
+			boolean heavy;
+			synchronized (this) {
+				for (Waiting each : this.waiting) {
+					if (canStart(each.share) && (next == null || each.share.started < next.share.started
+							|| (each.share.started == next.share.started && each.arrival < next.arrival))) {
+						next = each;
+					}
+				}
+				if (next == null) {
+					return;
+				}
+				this.waiting.remove(next);
+				heavy = take(next.share);
+			}
+			Waiting chosen = next;
+			boolean heavyPlace = heavy;
+			CallLimiter.run(() -> chosen.start.run(heavyPlace));
+		}
 	}
 
 	/** Calls in flight now, for all requests. */
@@ -137,7 +198,14 @@ public final class FairShare {
 
 	}
 
-	private record Waiting(Share share, long arrival, Runnable start) {
+	/** Starts a waiting call in the place it was given. */
+	private interface Start {
+
+		void run(boolean heavyPlace);
+
+	}
+
+	private record Waiting(Share share, long arrival, Start start) {
 	}
 
 }

@@ -72,6 +72,28 @@ class FairShareTest {
 	}
 
 	@Test
+	void heavyRequestsTogetherHoldAtMostTheirPlacesAndLeaveTheRestToLightOnes() {
+		FairShare fair = new FairShare(4, 100, 2, 1);
+		CallLimiter heavy = new CallLimiter(8, fair);
+		for (int i = 0; i < 5; i++) {
+			heavy.call(call("heavy-" + i));
+		}
+		assertThat(this.started).as("two calls before it is heavy, then one heavy place")
+			.containsExactly("heavy-0", "heavy-1", "heavy-2");
+		new CallLimiter(8, fair).call(call("light"));
+		assertThat(this.started).as("a free place is the light request's at once").endsWith("light");
+		assertThat(fair.inFlight()).isEqualTo(4);
+
+		this.answers.get(0).complete("done");
+		assertThat(this.started).as("a light place freed: the heavy request still holds its one heavy place")
+			.hasSize(4);
+		assertThat(fair.inFlight()).isEqualTo(3);
+		this.answers.get(2).complete("done");
+		assertThat(this.started).as("its heavy place freed").endsWith("heavy-3");
+		assertThat(fair.inFlight()).isEqualTo(3);
+	}
+
+	@Test
 	void theRequestsOwnCapStillHolds() {
 		FairShare fair = new FairShare(10, 100);
 		CallLimiter capped = new CallLimiter(2, fair);
