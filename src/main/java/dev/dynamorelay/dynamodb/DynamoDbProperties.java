@@ -42,7 +42,7 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 	 * DynamoDB on this machine, {@code maxInFlight} (no separate limit) elsewhere
 	 */
 	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum,
-			@DefaultValue("4") int heavyAfter, Integer maxHeavyInFlight) {
+			@DefaultValue("32") int heavyAfter, Integer maxHeavyInFlight) {
 
 		public FairShareProperties {
 			if ((maxInFlight != null && maxInFlight < 1) || quantum < 1 || heavyAfter < 1
