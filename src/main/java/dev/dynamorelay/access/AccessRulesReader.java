@@ -35,6 +35,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Location;
+import dev.dynamorelay.declaration.SchemaNodes;
 
 /**
  * Reads the {@code @auth} rules of the schema files and checks each against the declarations: where
@@ -367,11 +368,7 @@ public final class AccessRulesReader {
 	}
 
 	private List<FieldDefinition> fields(ObjectTypeDefinition type) {
-		List<FieldDefinition> fields = new ArrayList<>(type.getFieldDefinitions());
-		this.registry.objectTypeExtensions()
-			.getOrDefault(type.getName(), List.of())
-			.forEach((extension) -> fields.addAll(extension.getFieldDefinitions()));
-		return fields;
+		return SchemaNodes.fields(this.registry, type);
 	}
 
 	private static Directive directive(List<Directive> directives) {
@@ -399,11 +396,7 @@ public final class AccessRulesReader {
 	}
 
 	private static String typeName(Type<?> type) {
-		Type<?> current = type;
-		while (!(current instanceof TypeName)) {
-			current = (current instanceof NonNullType nonNull) ? nonNull.getType() : ((ListType) current).getType();
-		}
-		return ((TypeName) current).getName();
+		return SchemaNodes.typeName(type);
 	}
 
 	private void problem(graphql.language.Node<?> at, String message) {

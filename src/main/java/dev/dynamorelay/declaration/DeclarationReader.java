@@ -997,11 +997,7 @@ public final class DeclarationReader {
 
 	/** A type's fields, with those of its {@code extend type} definitions. */
 	private List<FieldDefinition> fields(ObjectTypeDefinition type) {
-		List<FieldDefinition> fields = new ArrayList<>(type.getFieldDefinitions());
-		this.registry.objectTypeExtensions()
-			.getOrDefault(type.getName(), List.of())
-			.forEach((extension) -> fields.addAll(extension.getFieldDefinitions()));
-		return fields;
+		return SchemaNodes.fields(this.registry, type);
 	}
 
 	private FieldDefinition field(ObjectTypeDefinition type, String name) {
@@ -1053,11 +1049,7 @@ public final class DeclarationReader {
 	}
 
 	private static String typeName(Type<?> type) {
-		Type<?> current = type;
-		while (!(current instanceof TypeName)) {
-			current = (current instanceof NonNullType nonNull) ? nonNull.getType() : ((ListType) current).getType();
-		}
-		return ((TypeName) current).getName();
+		return SchemaNodes.typeName(type);
 	}
 
 	private void problem(graphql.language.Node<?> at, String message) {
