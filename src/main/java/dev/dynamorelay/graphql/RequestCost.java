@@ -109,8 +109,14 @@ final class RequestCost {
 	 * @param readBudget items one filtered page may read
 	 * @param countBudget items one {@code totalCount} may read
 	 * @param maxIds the most ids {@code nodes} accepts
+	 * @param requestBudget items one request may read (a request weighed above it is heavy from the start)
 	 */
-	record Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds) {
+	record Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds, long requestBudget) {
+
+		Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds) {
+			this(defaultPageSize, maxPageSize, readBudget, countBudget, maxIds, Long.MAX_VALUE);
+		}
+
 	}
 
 	/** The walk went past {@link #MAX_SELECTIONS}. */
@@ -141,6 +147,9 @@ final class RequestCost {
 	private int selections;
 
 	private double items;
+
+	/** Whether {@link #items} has been estimated (once per request). */
+	private boolean walked;
 
 	private double largest = -1;
 
@@ -178,10 +187,13 @@ final class RequestCost {
 
 	/** About how many items the operation may read; {@link TooManySelections} past the limit. */
 	double items() {
-		this.items = 0;
-		this.largest = -1;
-		this.largestPart = null;
-		walk(collect(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
+		if (!this.walked) {
+			this.items = 0;
+			this.largest = -1;
+			this.largestPart = null;
+			walk(collect(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
+			this.walked = true;
+		}
 		return this.items;
 	}
 
