@@ -47,7 +47,7 @@ class CostLimits extends SimplePerformantInstrumentation {
 	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination, Access access) {
 		this.limits = limits;
 		this.sizes = new RequestCost.Sizes(pagination.page().defaultSize(), pagination.page().maxSize(),
-				pagination.readBudget(), pagination.countBudget(), DeclaredWiring.MAX_IDS, pagination.requestBudget());
+				pagination.readBudget(), pagination.countBudget(), DeclaredWiring.MAX_IDS);
 		for (DeclaredConnection connection : declarations.connections()) {
 			this.readers.put(key(connection.coordinates().getTypeName(), connection.coordinates().getFieldName()),
 					new Reader(Kind.CONNECTION, connection.filterArguments().stream()
@@ -76,10 +76,6 @@ class CostLimits extends SimplePerformantInstrumentation {
 		String refusal = refusal(cost, this.limits);
 		if (refusal != null) {
 			throw new AbortExecutionException(List.of(error(refusal)));
-		}
-		if (cost.items() > this.sizes.requestBudget()) {
-			// Weighed above what one request may read: heavy from its first DynamoDB call (FairShare).
-			RequestStats.of(execution.getGraphQLContext()).calls().markHeavy();
 		}
 		return SimpleInstrumentationContext.noOp();
 	}

@@ -109,14 +109,8 @@ final class RequestCost {
 	 * @param readBudget items one filtered page may read
 	 * @param countBudget items one {@code totalCount} may read
 	 * @param maxIds the most ids {@code nodes} accepts
-	 * @param requestBudget items one request may read (a request weighed above it is heavy from the start)
 	 */
-	record Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds, long requestBudget) {
-
-		Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds) {
-			this(defaultPageSize, maxPageSize, readBudget, countBudget, maxIds, Long.MAX_VALUE);
-		}
-
+	record Sizes(int defaultPageSize, int maxPageSize, int readBudget, int countBudget, int maxIds) {
 	}
 
 	/** The walk went past {@link #MAX_SELECTIONS}. */
@@ -147,9 +141,6 @@ final class RequestCost {
 	private int selections;
 
 	private double items;
-
-	/** Whether {@link #items} has been estimated (once per request). */
-	private boolean walked;
 
 	private double largest = -1;
 
@@ -187,13 +178,10 @@ final class RequestCost {
 
 	/** About how many items the operation may read; {@link TooManySelections} past the limit. */
 	double items() {
-		if (!this.walked) {
-			this.items = 0;
-			this.largest = -1;
-			this.largestPart = null;
-			walk(collect(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
-			this.walked = true;
-		}
+		this.items = 0;
+		this.largest = -1;
+		this.largestPart = null;
+		walk(collect(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
 		return this.items;
 	}
 

@@ -62,11 +62,6 @@ public final class CallLimiter {
 		return new CallLimiter(Integer.MAX_VALUE);
 	}
 
-	/** Makes the request heavy from now on (see {@link FairShare}), e.g. one weighed above its read budget. */
-	public void markHeavy() {
-		this.fairShare.markHeavy(this.share);
-	}
-
 	/** The {@code Limit} a call that wants {@code wanted} items gets now (smaller while other requests wait). */
 	public int limit(int wanted) {
 		return this.fairShare.limit(this.share, wanted);

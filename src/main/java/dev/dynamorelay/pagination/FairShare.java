@@ -76,11 +76,6 @@ public final class FairShare {
 		return new Share();
 	}
 
-	/** Makes a request heavy from its next call on, whatever it has started. */
-	public synchronized void markHeavy(Share share) {
-		share.started = Math.max(share.started, this.heavyAfter);
-	}
-
 	/** The {@code Limit} for a call of {@code share} that wants {@code wanted} items, now. */
 	public int limit(Share share, int wanted) {
 		synchronized (this) {

@@ -94,18 +94,6 @@ class FairShareTest {
 	}
 
 	@Test
-	void aRequestMarkedHeavyIsHeavyFromItsFirstCall() {
-		FairShare fair = new FairShare(4, 100, 32, 1);
-		CallLimiter weighed = new CallLimiter(8, fair);
-		weighed.markHeavy();
-		weighed.call(call("w-0"));
-		weighed.call(call("w-1"));
-		assertThat(this.started).as("one heavy place").containsExactly("w-0");
-		new CallLimiter(8, fair).call(call("light"));
-		assertThat(this.started).containsExactly("w-0", "light");
-	}
-
-	@Test
 	void theRequestsOwnCapStillHolds() {
 		FairShare fair = new FairShare(10, 100);
 		CallLimiter capped = new CallLimiter(2, fair);
