@@ -35,6 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import dev.dynamorelay.declaration.DeclarationException;
 import dev.dynamorelay.declaration.DeclarationException.Problem;
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Table;
 import dev.dynamorelay.declaration.Table.Index;
 import dev.dynamorelay.pagination.KeyAttribute;
@@ -105,9 +106,10 @@ public final class TableSetup {
 
 	/**
 	 * Collects the declared global indexes that do not project all attributes. Their items are completed
-	 * from the table when read, but must be typed from what they hold: a type attribute must be projected.
+	 * from the table when read, but must be typed and filtered from what they hold: a type attribute and
+	 * every attribute a connection over the index filters on must be projected.
 	 */
-	private static void projections(Table table, TableDescription described, Set<String> partial,
+	private void projections(Table table, TableDescription described, Set<String> partial,
 			List<Problem> problems) {
 		for (GlobalSecondaryIndexDescription gsi : described.globalSecondaryIndexes()) {
 			Index index = table.indexes().get(gsi.indexName());
@@ -116,6 +118,26 @@ public final class TableSetup {
 				continue;
 			}
 			partial.add(indexKey(table.physicalName(), gsi.indexName()));
+			Set<String> projected = new java.util.HashSet<>(gsi.projection().nonKeyAttributes());
+			gsi.keySchema().forEach((key) -> projected.add(key.attributeName()));
+			table.primaryKey().forEach((key) -> projected.add(key.name()));
+			for (DeclaredConnection connection : this.declarations.connections()) {
+				if (!connection.definition().table().equals(table.physicalName())
+						|| !connection.definition().index().equals(java.util.Optional.of(gsi.indexName()))) {
+					continue;
+				}
+				for (DeclaredConnection.FilterArgument filter : connection.filterArguments()) {
+					if (!projected.contains(filter.attribute())) {
+						// DynamoDB filters what the index holds, before the server completes items from the table.
+						problems.add(new Problem(index.location(), ("`%s.%s(%s:)` filters on `%s`, which global index "
+								+ "`%s` of `%s` does not project (%s), so it would match nothing: add `%s` to the index's "
+								+ "projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
+										connection.coordinates().getFieldName(), filter.name(), filter.attribute(),
+										index.name(), table.physicalName(), gsi.projection().projectionTypeAsString(),
+										filter.attribute())));
+					}
+				}
+			}
 			String type = table.typeAttribute().orElse(null);
 			if (type != null && !gsi.projection().nonKeyAttributes().contains(type)) {
 				problems.add(new Problem(index.location(), ("global index `%s` of `%s` projects %s without `%s`, so "

@@ -238,6 +238,41 @@ class DeclarationTablesIT {
 	// ---- the tables
 
 	/** Tables that each differ from {@link #MISMATCHED} in one way; {@code Ghosts} is not created. */
+	@Test
+	void aFilterOnAnAttributeAPartialGlobalIndexDoesNotProjectStopsTheStart() throws IOException {
+		this.dynamoDb.createTable(table("Notes", key("noteId", ScalarAttributeType.S), null, key("owner", ScalarAttributeType.S))
+			.globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+				.indexName("ByOwner")
+				.keySchema(hash("owner"))
+				.projection(Projection.builder().projectionType(ProjectionType.INCLUDE).nonKeyAttributes("title").build())
+				.build())
+			.build());
+		String text = """
+				type Query {
+				  node(id: ID!): Node
+				  notes(owner: String!, first: Int, after: String, last: Int, before: String,
+				        titled: String @filter(attribute: "title", op: BEGINS_WITH),
+				        saying: String @filter(attribute: "text", op: CONTAINS)): NoteConnection! @query(index: "ByOwner")
+				}
+
+				type Note implements Node
+				  @table(name: "Notes", partitionKey: "noteId")
+				  @globalIndex(name: "ByOwner", partitionKey: "owner") {
+				  id: ID!
+				  noteId: String!
+				  owner: String
+				  title: String
+				  text: String
+				}
+				""";
+		Path schema = write("notes.graphqls", text);
+		DeclarationException failure = startFailure(schema, false);
+		int line = (int) text.substring(0, text.indexOf("@globalIndex")).chars().filter((c) -> c == '\n').count() + 1;
+		assertThat(failure.problems()).containsExactly(new Problem(new Location(schema.toString(), line),
+				"`Query.notes(saying:)` filters on `text`, which global index `ByOwner` of `Notes` does not project "
+						+ "(INCLUDE), so it would match nothing: add `text` to the index's projection, or make it ALL."));
+	}
+
 	private void createMismatchedTables() {
 		this.dynamoDb.createTable(table("Accounts", key("accountKey", ScalarAttributeType.S), null).build());
 		this.dynamoDb.createTable(table("Counters", key("counterId", ScalarAttributeType.N), null).build());
