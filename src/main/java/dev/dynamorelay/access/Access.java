@@ -117,16 +117,23 @@ public final class Access {
 	 * reads then weigh as a filtered page's.
 	 */
 	public boolean mayFilterByOwner(DeclaredConnection connection) {
+		return !ownerFilters(connection).isEmpty();
+	}
+
+	/** The owner fields an owner rule may filter a connection on (for a caller no other rule allows), by type. */
+	public Map<Entity, AttributeField> ownerFilters(DeclaredConnection connection) {
 		if (!this.enforced) {
-			return false;
+			return Map.of();
 		}
+		Map<Entity, AttributeField> filters = new java.util.LinkedHashMap<>();
 		for (Entity node : connection.nodes()) {
 			AuthRule.Owner owner = AccessRulesReader.owner(this.rules.type(node.name()));
-			if (owner != null && !ownerInPartition(connection, node, node.fields().get(owner.ownerField()))) {
-				return true;
+			AttributeField field = (owner != null) ? node.fields().get(owner.ownerField()) : null;
+			if (field != null && !ownerInPartition(connection, node, field)) {
+				filters.put(node, field);
 			}
 		}
-		return false;
+		return filters;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.dynamorelay.access;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,6 +35,10 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
+import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.declaration.DeclarationException.Problem;
+import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.SchemaFiles;
 import dev.dynamorelay.error.ErrorBody;
@@ -60,8 +65,9 @@ public class AccessConfiguration {
 	}
 
 	@Bean
-	Access access(AccessRules rules, Declarations declarations, ObjectProvider<JwtDecoder> decoder,
+	Access access(AccessRules rules, DeclaredTables tables, ObjectProvider<JwtDecoder> decoder,
 			Environment environment) {
+		Declarations declarations = tables.declarations();
 		boolean enforced = decoder.getIfAvailable() != null;
 		if (!enforced) {
 			logger.warn("No JWT key is configured (spring.security.oauth2.resourceserver.jwt.*): the schema's @auth "
@@ -76,7 +82,23 @@ public class AccessConfiguration {
 						+ "any audience (any other service) are accepted. Set it to this server's audience.");
 			}
 		}
-		return new Access(rules, declarations, enforced);
+		Access access = new Access(rules, declarations, enforced);
+		List<Problem> problems = new ArrayList<>();
+		for (DeclaredConnection connection : declarations.connections()) {
+			access.ownerFilters(connection).forEach((node, field) -> {
+				if (!tables.holds(connection.definition(), field.attribute())) {
+					problems.add(new Problem(node.location(), ("`%s.%s` must serve only the caller's `%s` items by a filter "
+							+ "on `%s`, which global index `%s` does not project, so it would match nothing: add `%s` to "
+							+ "the index's projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
+									connection.coordinates().getFieldName(), node.name(), field.attribute(),
+									connection.definition().index().orElseThrow(), field.attribute())));
+				}
+			});
+		}
+		if (!problems.isEmpty()) {
+			throw new DeclarationException("The schema's @auth rules cannot be served", problems);
+		}
+		return access;
 	}
 
 	@Bean

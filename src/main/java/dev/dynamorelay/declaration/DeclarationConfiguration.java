@@ -1,6 +1,7 @@
 package dev.dynamorelay.declaration;
 
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -81,18 +82,27 @@ public class DeclarationConfiguration {
 	 *
 	 * @param declarations the checked declarations
 	 * @param partialIndexes the global indexes that hold only part of their items, as
-	 * {@link TableSetup#indexKey} names them: reads of them are completed from the table
+	 * {@link TableSetup#indexKey} names them, each with the attributes it holds: reads of them are
+	 * completed from the table
 	 */
-	public record DeclaredTables(Declarations declarations, Set<String> partialIndexes) {
+	public record DeclaredTables(Declarations declarations, Map<String, Set<String>> partialIndexes) {
 
 		public DeclaredTables {
-			partialIndexes = Set.copyOf(partialIndexes);
+			partialIndexes = Map.copyOf(partialIndexes);
 		}
 
 		/** Whether {@code definition} reads a global index that lacks attributes of its items. */
 		public boolean partial(dev.dynamorelay.pagination.ConnectionDefinition<?> definition) {
-			return definition.globalIndex()
-					&& this.partialIndexes.contains(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()));
+			return definition.globalIndex() && this.partialIndexes.containsKey(key(definition));
+		}
+
+		/** Whether what {@code definition} reads holds {@code attribute}, so that a filter on it can match. */
+		public boolean holds(dev.dynamorelay.pagination.ConnectionDefinition<?> definition, String attribute) {
+			return !partial(definition) || this.partialIndexes.get(key(definition)).contains(attribute);
+		}
+
+		private static String key(dev.dynamorelay.pagination.ConnectionDefinition<?> definition) {
+			return TableSetup.indexKey(definition.table(), definition.index().orElseThrow());
 		}
 
 	}

@@ -75,13 +75,14 @@ public final class TableSetup {
 
 	/**
 	 * Compares each declared table with DynamoDB's, and returns the global indexes that hold only part
-	 * of their items (projection KEYS_ONLY or INCLUDE), as {@link #indexKey} values.
+	 * of their items (projection KEYS_ONLY or INCLUDE), as {@link #indexKey} values, each with the
+	 * attributes it holds (its keys, the table's keys and its projected attributes).
 	 * @throws DeclarationException listing every mismatch
 	 */
-	public Set<String> check(String endpoint) throws Exception {
+	public Map<String, Set<String>> check(String endpoint) throws Exception {
 		Set<String> existing = listTables();
 		List<Problem> problems = new ArrayList<>();
-		Set<String> partial = new java.util.TreeSet<>();
+		Map<String, Set<String>> partial = new java.util.TreeMap<>();
 		for (Table table : this.declarations.tables().values()) {
 			if (!existing.contains(table.physicalName())) {
 				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it, or start with "
@@ -109,7 +110,7 @@ public final class TableSetup {
 	 * from the table when read, but must be typed and filtered from what they hold: a type attribute and
 	 * every attribute a connection over the index filters on must be projected.
 	 */
-	private void projections(Table table, TableDescription described, Set<String> partial,
+	private void projections(Table table, TableDescription described, Map<String, Set<String>> partial,
 			List<Problem> problems) {
 		for (GlobalSecondaryIndexDescription gsi : described.globalSecondaryIndexes()) {
 			Index index = table.indexes().get(gsi.indexName());
@@ -117,10 +118,10 @@ public final class TableSetup {
 					|| gsi.projection().projectionType() == ProjectionType.ALL) {
 				continue;
 			}
-			partial.add(indexKey(table.physicalName(), gsi.indexName()));
 			Set<String> projected = new java.util.HashSet<>(gsi.projection().nonKeyAttributes());
 			gsi.keySchema().forEach((key) -> projected.add(key.attributeName()));
 			table.primaryKey().forEach((key) -> projected.add(key.name()));
+			partial.put(indexKey(table.physicalName(), gsi.indexName()), Set.copyOf(projected));
 			for (DeclaredConnection connection : this.declarations.connections()) {
 				if (!connection.definition().table().equals(table.physicalName())
 						|| !connection.definition().index().equals(java.util.Optional.of(gsi.indexName()))) {

@@ -273,6 +273,50 @@ class DeclarationTablesIT {
 						+ "(INCLUDE), so it would match nothing: add `text` to the index's projection, or make it ALL."));
 	}
 
+	@Test
+	void anOwnerFilterOnAnAttributeAPartialGlobalIndexDoesNotProjectStopsTheStart() throws Exception {
+		this.dynamoDb.createTable(table("Notes", key("noteId", ScalarAttributeType.S), null, key("tag", ScalarAttributeType.S))
+			.globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+				.indexName("ByTag")
+				.keySchema(hash("tag"))
+				.projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+				.build())
+			.build());
+		String text = """
+				type Query {
+				  node(id: ID!): Node
+				  notes(tag: String!, first: Int, after: String, last: Int, before: String): NoteConnection!
+				    @query(index: "ByTag")
+				}
+
+				type Note implements Node
+				  @table(name: "Notes", partitionKey: "noteId")
+				  @globalIndex(name: "ByTag", partitionKey: "tag")
+				  @auth(rules: [{allow: OWNER, ownerField: "author"}]) {
+				  id: ID!
+				  noteId: String!
+				  tag: String
+				  author: String
+				}
+				""";
+		Path schema = write("owned-notes.graphqls", text);
+		Path key = Files.writeString(this.dir.resolve("key.pem"), "-----BEGIN PUBLIC KEY-----\n"
+				+ java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(java.security.KeyPairGenerator
+					.getInstance("RSA").generateKeyPair().getPublic().getEncoded())
+				+ "\n-----END PUBLIC KEY-----\n");
+		DeclarationException failure = startFailure(schema, false,
+				"--spring.security.oauth2.resourceserver.jwt.public-key-location=file:" + key);
+		int line = (int) text.substring(0, text.indexOf("type Note")).chars().filter((c) -> c == '\n').count() + 1;
+		assertThat(failure.problems()).containsExactly(new Problem(new Location(schema.toString(), line),
+				"`Query.notes` must serve only the caller's `Note` items by a filter on `author`, which global index "
+						+ "`ByTag` does not project, so it would match nothing: add `author` to the index's projection, or "
+						+ "make it ALL."));
+		try (ConfigurableApplicationContext open = start(schema, false)) {
+			assertThat(open.getBean(dev.dynamorelay.access.Access.class).enforced())
+				.as("without a key nothing filters, and the start succeeds").isFalse();
+		}
+	}
+
 	private void createMismatchedTables() {
 		this.dynamoDb.createTable(table("Accounts", key("accountKey", ScalarAttributeType.S), null).build());
 		this.dynamoDb.createTable(table("Counters", key("counterId", ScalarAttributeType.N), null).build());
@@ -342,17 +386,18 @@ class DeclarationTablesIT {
 
 	// ---- the application
 
-	private ConfigurableApplicationContext start(Path schema, boolean create) {
-		return new SpringApplicationBuilder(DynamoRelayApplication.class).run("--server.port=0",
-				"--dynamo-relay.schema.locations=file:" + schema,
+	private ConfigurableApplicationContext start(Path schema, boolean create, String... more) {
+		List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--dynamo-relay.schema.locations=file:" + schema,
 				"--dynamo-relay.dynamodb.endpoint=" + this.embedded.endpoint(), "--dynamo-relay.cursor.secret=x",
-				"--dynamo-relay.tables.create=" + create);
+				"--dynamo-relay.tables.create=" + create));
+		arguments.addAll(List.of(more));
+		return new SpringApplicationBuilder(DynamoRelayApplication.class).run(arguments.toArray(String[]::new));
 	}
 
 	/** The declaration failure a start with {@code schema} ends with. */
-	private DeclarationException startFailure(Path schema, boolean create) {
+	private DeclarationException startFailure(Path schema, boolean create, String... more) {
 		List<Throwable> thrown = new ArrayList<>();
-		assertThatThrownBy(() -> start(schema, create).close()).satisfies(thrown::add);
+		assertThatThrownBy(() -> start(schema, create, more).close()).satisfies(thrown::add);
 		for (Throwable cause = thrown.get(0); cause != null; cause = cause.getCause()) {
 			if (cause instanceof DeclarationException declaration) {
 				return declaration;
