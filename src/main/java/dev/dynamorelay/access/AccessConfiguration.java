@@ -43,6 +43,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.SchemaFiles;
 import dev.dynamorelay.error.ErrorBody;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.error.Problems;
 
 /**
  * Identity for the schema's {@code @auth} rules: JWT bearer tokens, validated by Spring Security's
@@ -122,7 +123,7 @@ public class AccessConfiguration {
 						if (failure instanceof AuthenticationServiceException) {
 							// The keys could not be fetched (a JWK set URI that does not answer): not the token's fault.
 							logger.warn("Bearer token not checked: {}", failure.getMessage());
-							write(json, response, HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.UNAVAILABLE,
+							write(json, request, response, HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.UNAVAILABLE,
 									"The keys that check bearer tokens cannot be fetched right now; retry the request later.");
 						}
 						else {
@@ -140,13 +141,20 @@ public class AccessConfiguration {
 	/** A request the firewall refuses (an encoded slash, a control character, an unknown method): 400, a GraphQL body. */
 	@Bean
 	RequestRejectedHandler requestRejectedHandler(JsonMapper json) {
-		return (request, response, rejected) -> write(json, response, HttpStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT,
+		return (request, response, rejected) -> write(json, request, response, HttpStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT,
 				"The request's URL, method or headers are malformed: " + rejected.getMessage());
 	}
 
-	private static void write(JsonMapper json, HttpServletResponse response, HttpStatus status, ErrorCode code,
-			String message) throws IOException {
+	/** An error before anything runs: a GraphQL error body, or a problem under the REST view's {@code /api/}. */
+	private static void write(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
+			HttpStatus status, ErrorCode code, String message) throws IOException {
 		response.setStatus(status.value());
+		String path = request.getRequestURI();
+		if (Problems.restPath(path)) {
+			response.setContentType(Problems.MEDIA_TYPE.toString());
+			json.writeValue(response.getOutputStream(), Problems.of(status, code, message, path));
+			return;
+		}
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		json.writeValue(response.getOutputStream(), ErrorBody.of(code, message));
 	}
@@ -155,10 +163,9 @@ public class AccessConfiguration {
 	private static void refuse(BearerTokenAuthenticationEntryPoint bearer, JsonMapper json, HttpServletRequest request,
 			HttpServletResponse response, AuthenticationException failure) throws IOException {
 		bearer.commence(request, response, failure);
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		String message = "The bearer token was refused: %s. Send a valid token, or none for public fields."
 			.formatted(failure.getMessage());
-		json.writeValue(response.getOutputStream(), ErrorBody.of(ErrorCode.UNAUTHENTICATED, message));
+		write(json, request, response, HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHENTICATED, message);
 	}
 
 	/**

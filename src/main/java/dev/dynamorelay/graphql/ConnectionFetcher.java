@@ -22,6 +22,13 @@ import dev.dynamorelay.pagination.Paginator;
 @Component
 public class ConnectionFetcher {
 
+	/**
+	 * In an execution's GraphQLContext, an {@link java.util.concurrent.atomic.AtomicBoolean} that is set
+	 * when a page of the execution was cut by a read budget ({@link dev.dynamorelay.pagination.Page#cut()}):
+	 * how the REST view tells an exact {@code hasNextPage} from one that only says more may match.
+	 */
+	public static final String CUT_PAGES = ConnectionFetcher.class.getName() + ".cutPages";
+
 	private final Paginator paginator;
 
 	public ConnectionFetcher(Paginator paginator) {
@@ -37,7 +44,15 @@ public class ConnectionFetcher {
 		var stats = RequestStats.of(environment);
 		CompletableFuture<Integer> count = Selections.selects(environment, "totalCount")
 				? read.count(stats).thenApply((total) -> total.orElse(null)) : CompletableFuture.completedFuture(null);
-		return read.page(stats).thenApply((page) -> ConnectionResult.of(page, count));
+		return read.page(stats).thenApply((page) -> {
+			if (page.cut()) {
+				java.util.concurrent.atomic.AtomicBoolean cut = environment.getGraphQlContext().get(CUT_PAGES);
+				if (cut != null) {
+					cut.set(true);
+				}
+			}
+			return ConnectionResult.of(page, count);
+		});
 	}
 
 	/**

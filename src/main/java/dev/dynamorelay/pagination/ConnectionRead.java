@@ -218,7 +218,7 @@ public final class ConnectionRead<T> {
 		boolean continues = this.request.continues();
 		PageInfo info = forward ? new PageInfo(more, continues, startCursor, endCursor)
 				: new PageInfo(continues, more, startCursor, endCursor);
-		return new Page<>(edges, info);
+		return new Page<>(edges, info, !full && (state.cut || state.position != null));
 	}
 
 	private CompletableFuture<Optional<Integer>> count(Map<String, AttributeValue> position, int scanned,

@@ -1,0 +1,56 @@
+package dev.dynamorelay.rest;
+
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.RequestPredicates;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import dev.dynamorelay.access.Access;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.graphql.PaginationProperties;
+
+/**
+ * The REST view's routes: one {@code GET} per declared connection ({@link RestRoutes} says which path),
+ * {@code /api/openapi.json}, and a problem for every other path or method under {@code /api/}.
+ */
+@Configuration(proxyBeanMethods = false)
+class RestConfiguration {
+
+	static final String OPENAPI = "/api/openapi.json";
+
+	private static final Logger logger = LoggerFactory.getLogger(RestConfiguration.class);
+
+	@Bean
+	RouterFunction<ServerResponse> restRoutes(WebGraphQlHandler graphQlHandler, GraphQlSource graphQlSource,
+			Declarations declarations, PaginationProperties pagination, DynamoDbProperties dynamoDb, Access access) {
+		RestRoutes routes = RestRoutes.of(declarations, graphQlSource.schema());
+		routes.skipped().forEach((field, reason) -> logger.warn("{} has no REST path: {}", field, reason));
+		int defaultSize = pagination.page().defaultSize();
+		int maxSize = pagination.page().maxSize();
+		// As many budget-cut reads as a GraphQL request's budget holds pages of its own.
+		int followUps = (int) Math.max(1, pagination.requestBudget() / pagination.readBudget());
+		RestView view = new RestView(graphQlHandler, routes, (defaultSize > 0) ? defaultSize : maxSize, maxSize,
+				followUps, dynamoDb.timeout().dividedBy(2));
+		Map<String, Object> openApi = OpenApi.document(routes, declarations, graphQlSource.schema(),
+				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced());
+		RouterFunctions.Builder builder = RouterFunctions.route()
+			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi));
+		for (RestRoute route : routes.routes()) {
+			builder.GET(route.path(), (request) -> view.page(route, request));
+		}
+		logger.info("REST view: {} connection paths under /api/, described at {}", routes.routes().size(), OPENAPI);
+		return builder.route(RequestPredicates.path("/api").or(RequestPredicates.path("/api/**")), view::unrouted)
+			.build();
+	}
+
+}

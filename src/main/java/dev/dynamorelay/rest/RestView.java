@@ -1,0 +1,468 @@
+package dev.dynamorelay.rest;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import graphql.ExecutionResult;
+import graphql.GraphQLContext;
+import graphql.GraphQLError;
+import graphql.schema.CoercingParseValueException;
+import graphql.schema.GraphQLEnumType;
+import graphql.schema.GraphQLInputType;
+import graphql.schema.GraphQLScalarType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.i18n.LocaleContextHolder;
+import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.graphql.server.WebGraphQlRequest;
+import org.springframework.graphql.server.support.SerializableGraphQlRequest;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.util.AlternativeJdkIdGenerator;
+import org.springframework.util.IdGenerator;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+import reactor.core.publisher.Mono;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.KeyTemplate;
+import dev.dynamorelay.declaration.KeyValue;
+import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.declaration.ValueType;
+import dev.dynamorelay.error.ApiException;
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.Problems;
+import dev.dynamorelay.graphql.ConnectionFetcher;
+import dev.dynamorelay.rest.RestRoute.Parameter;
+
+/**
+ * The REST view of the declared connections: {@code GET /api/...} answered with
+ * {@code {"<field>": [nodes], "nextToken": "<cursor>" | null}}.
+ *
+ * <p>Each page is one GraphQL execution of the route's operation through the same
+ * {@link WebGraphQlHandler} as {@code /graphql} (the caller, {@code @auth} rules, cost limits, budgets,
+ * error codes), so {@code nextToken} is the connection's {@code endCursor} and either works in the other.
+ *
+ * <p>{@code nextToken} is null exactly at the end. A page whose {@code hasNextPage} is exact (it held one
+ * match more than its size, or its range ended) answers at once. A page cut by the read budget (a
+ * filter that matched little of what it read) only knows that more may match; the view then reads on
+ * from where it stopped, for what the page still lacks (or, when full, with {@code first: 0}: does one
+ * more item match?), until the page is full and one more match is known, the range ends (the token is
+ * null), or the page has spent as many reads as a GraphQL request's budget holds pages, or half the
+ * DynamoDB timeout: only then does a token stand where the rest may hold no match.
+ *
+ * <p>Errors are {@code application/problem+json} with the contract's code. A node field the caller may
+ * not read ({@code FORBIDDEN} inside a node) is left out of that node; any other error answers the
+ * request with a problem.
+ */
+final class RestView {
+
+	private static final Logger logger = LoggerFactory.getLogger(RestView.class);
+
+	private final WebGraphQlHandler graphQl;
+
+	private final RestRoutes routes;
+
+	private final int defaultSize;
+
+	private final int maxSize;
+
+	/** How many budget-cut reads one REST page may follow to settle {@code nextToken}. */
+	private final int maxFollowUps;
+
+	/** How long a page may spend settling {@code nextToken}. */
+	private final Duration followUpTime;
+
+	private final IdGenerator ids = new AlternativeJdkIdGenerator();
+
+	RestView(WebGraphQlHandler graphQl, RestRoutes routes, int defaultSize, int maxSize, int maxFollowUps,
+			Duration followUpTime) {
+		this.graphQl = graphQl;
+		this.routes = routes;
+		this.defaultSize = defaultSize;
+		this.maxSize = maxSize;
+		this.maxFollowUps = maxFollowUps;
+		this.followUpTime = followUpTime;
+	}
+
+	/** Answers {@code GET} of {@code route}. */
+	ServerResponse page(RestRoute route, ServerRequest request) {
+		String path = request.path();
+		Map<String, Object> variables;
+		try {
+			variables = variables(route, request);
+		}
+		catch (ApiException ex) {
+			return problem(ex.code(), ex.getMessage(), path);
+		}
+		SecurityContext security = SecurityContextHolder.getContext();
+		long deadline = System.nanoTime() + this.followUpTime.toNanos();
+		int limit = (Integer) variables.get("first");
+		List<Map<String, Object>> nodes = new ArrayList<>(limit);
+		Mono<ServerResponse> answer = fill(route, request, variables, security, nodes, 0, deadline).map((next) -> {
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put(route.itemsKey(), nodes);
+			body.put("nextToken", next.orElse(null));
+			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+		}).onErrorResume(Answer.class, (answered) -> Mono.just(answered.response)).onErrorResume((failure) -> {
+			logger.error("REST page of {} failed", route.field(), failure);
+			return Mono.just(problem(ErrorCode.INTERNAL, "The page could not be served; the server log has the details.",
+					path));
+		});
+		return ServerResponse.async(answer.toFuture());
+	}
+
+	/**
+	 * Reads into {@code nodes} from the page's start ({@code variables}) until the page is full, and
+	 * answers its {@code nextToken}: empty at the end. A page cut by the read budget reads on from its
+	 * end with what it still needs (with {@code first: 0} when full: is there one more match?), within
+	 * the follow-ups and time a page may spend.
+	 */
+	private Mono<Optional<String>> fill(RestRoute route, ServerRequest request, Map<String, Object> variables,
+			SecurityContext security, List<Map<String, Object>> nodes, int followUps, long deadline) {
+		return execute(route, request, variables, security).flatMap((read) -> {
+			if (read.problem() != null) {
+				if (followUps == 0) {
+					return Mono.error(new Answer(read.problem()));
+				}
+				// Not settled: the page's own cursor stands, as GraphQL's endCursor does.
+				return Mono.just(Optional.ofNullable((String) variables.get("after")));
+			}
+			if (read.nodes() == null) {
+				return Mono.error(new Answer(notFound(route, request)));
+			}
+			nodes.addAll(read.nodes());
+			String from = (String) variables.get("after");
+			String next = (read.endCursor() != null) ? read.endCursor() : from;
+			if (!read.hasNextPage()) {
+				return Mono.just(Optional.empty());
+			}
+			if (!read.cut() || followUps >= this.maxFollowUps || System.nanoTime() > deadline) {
+				return Mono.just(Optional.ofNullable(next));
+			}
+			Map<String, Object> onwards = new HashMap<>(variables);
+			onwards.put("first", (Integer) variables.get("first") - read.nodes().size());
+			onwards.put("after", next);
+			return fill(route, request, onwards, security, nodes, followUps + 1, deadline);
+		});
+	}
+
+	/** An answer other than the page (a problem), carried out of the reads. */
+	private static final class Answer extends RuntimeException {
+
+		private final transient ServerResponse response;
+
+		Answer(ServerResponse response) {
+			super(null, null, false, false);
+			this.response = response;
+		}
+
+	}
+
+	/** One execution of the route's operation as the request's caller. */
+	private Mono<Result> execute(RestRoute route, ServerRequest request, Map<String, Object> variables,
+			SecurityContext security) {
+		SerializableGraphQlRequest body = new SerializableGraphQlRequest();
+		body.setQuery(route.document());
+		body.setOperationName("RestPage");
+		body.setVariables(variables);
+		WebGraphQlRequest graphQlRequest = new WebGraphQlRequest(request.uri(), request.headers().asHttpHeaders(),
+				cookies(request), request.remoteAddress().orElse(null), request.attributes(), body,
+				this.ids.generateId().toString(), LocaleContextHolder.getLocale());
+		AtomicBoolean cut = new AtomicBoolean();
+		graphQlRequest.configureExecutionInput((input, builder) -> {
+			input.getGraphQLContext().put(ConnectionFetcher.CUT_PAGES, cut);
+			return input;
+		});
+		// The first interceptor reads the caller from the security context of the thread that calls the
+		// handler: a follow-up read runs on another thread than the request's.
+		SecurityContext previous = SecurityContextHolder.getContext();
+		SecurityContextHolder.setContext(security);
+		try {
+			return this.graphQl.handleRequest(graphQlRequest)
+				.map((response) -> read(route, request.path(), response.getExecutionResult(), cut.get()));
+		}
+		finally {
+			SecurityContextHolder.setContext(previous);
+		}
+	}
+
+	/** The page an execution answered, or the problem it ran into. */
+	@SuppressWarnings("unchecked")
+	private Result read(RestRoute route, String path, ExecutionResult result, boolean cut) {
+		Map<String, Object> data = result.getData();
+		Map<String, Object> page = null;
+		boolean parentMissing = false;
+		if (data != null) {
+			if (route.parent().isPresent()) {
+				Map<String, Object> parent = (Map<String, Object>) data.get("parent");
+				parentMissing = parent == null;
+				page = (parent != null) ? (Map<String, Object>) parent.get("page") : null;
+			}
+			else {
+				page = (Map<String, Object>) data.get("page");
+			}
+		}
+		int nodeAt = route.parent().isPresent() ? 4 : 3;
+		List<GraphQLError> fatal = new ArrayList<>();
+		Map<Integer, List<String>> leftOut = new HashMap<>();
+		for (GraphQLError error : result.getErrors()) {
+			List<Object> errorPath = error.getPath();
+			if (page != null && errorPath != null && errorPath.size() > nodeAt + 1 && "node".equals(errorPath.get(nodeAt))
+					&& errorPath.get(nodeAt - 1) instanceof Integer index) {
+				leftOut.computeIfAbsent(index, (key) -> new ArrayList<>()).add(String.valueOf(errorPath.get(nodeAt + 1)));
+			}
+			else {
+				fatal.add(error);
+			}
+		}
+		if (!fatal.isEmpty() || (page == null && !parentMissing)) {
+			GraphQLError first = fatal.isEmpty() ? null : fatal.get(0);
+			ErrorCode code = code(first);
+			String detail = (first != null) ? first.getMessage() : "The page could not be served.";
+			return Result.problem(problem(code, detail, path));
+		}
+		if (parentMissing) {
+			return Result.missing();
+		}
+		List<Map<String, Object>> edges = (List<Map<String, Object>>) page.get("edges");
+		List<Map<String, Object>> nodes = new ArrayList<>(edges.size());
+		for (int i = 0; i < edges.size(); i++) {
+			Map<String, Object> node = new LinkedHashMap<>((Map<String, Object>) edges.get(i).get("node"));
+			List<String> fields = leftOut.get(i);
+			if (fields != null) {
+				fields.forEach(node::remove);
+			}
+			nodes.add(node);
+		}
+		Map<String, Object> info = (Map<String, Object>) page.get("pageInfo");
+		return new Result(nodes, Boolean.TRUE.equals(info.get("hasNextPage")), (String) info.get("endCursor"), cut, null);
+	}
+
+	private static ErrorCode code(GraphQLError error) {
+		Object code = (error != null && error.getExtensions() != null) ? error.getExtensions().get("code") : null;
+		if (code != null) {
+			try {
+				return ErrorCode.valueOf(code.toString());
+			}
+			catch (IllegalArgumentException ex) {
+				// Apollo's persisted-query codes cannot arise here.
+			}
+		}
+		return ErrorCode.INTERNAL;
+	}
+
+	/** The operation's variables from the URL: the paging, the parent's id, the connection's arguments. */
+	private Map<String, Object> variables(RestRoute route, ServerRequest request) {
+		MultiValueMap<String, String> parameters = request.params();
+		List<String> unknown = new ArrayList<>();
+		for (String name : parameters.keySet()) {
+			if (!RestRoutes.PAGING.contains(name)
+					&& route.queryParameters().stream().noneMatch((parameter) -> parameter.name().equals(name))) {
+				unknown.add(name);
+			}
+		}
+		if (!unknown.isEmpty()) {
+			TreeSet<String> known = new TreeSet<>(RestRoutes.PAGING);
+			route.queryParameters().forEach((parameter) -> known.add(parameter.name()));
+			throw new InvalidArgumentException("Unknown query parameter%s %s: %s takes %s.".formatted(
+					(unknown.size() > 1) ? "s" : "", String.join(", ", unknown), route.path(), String.join(", ", known)));
+		}
+		Map<String, Object> variables = new HashMap<>();
+		String limit = single(parameters, "limit");
+		if (limit != null) {
+			int size;
+			try {
+				size = Integer.parseInt(limit.trim());
+			}
+			catch (NumberFormatException ex) {
+				size = -1;
+			}
+			if (size < 1 || size > this.maxSize) {
+				throw new InvalidArgumentException("`limit` must be between 1 and %d, got `%s`.".formatted(this.maxSize, limit));
+			}
+			variables.put("first", size);
+		}
+		else {
+			variables.put("first", this.defaultSize);
+		}
+		String nextToken = single(parameters, "nextToken");
+		if (nextToken != null && !nextToken.isEmpty()) {
+			variables.put("after", nextToken);
+		}
+		for (Parameter parameter : route.queryParameters()) {
+			List<String> values = parameters.get(parameter.name());
+			if (values == null || values.isEmpty()) {
+				if (parameter.required()) {
+					throw new InvalidArgumentException("Pass the query parameter `%s`: it selects the items to read."
+						.formatted(parameter.name()));
+				}
+				continue;
+			}
+			variables.put(parameter.name(), RestValues.variable(parameter.name(), values, parameter.type()));
+		}
+		route.parent().ifPresent((parent) -> variables.put("id", parentId(route, parent, request.pathVariables())));
+		return variables;
+	}
+
+	private static String single(MultiValueMap<String, String> parameters, String name) {
+		List<String> values = parameters.get(name);
+		if (values == null || values.isEmpty()) {
+			return null;
+		}
+		if (values.size() > 1) {
+			throw new InvalidArgumentException("Pass `%s` once.".formatted(name));
+		}
+		return values.get(0);
+	}
+
+	/** The parent's node id, from the path's key fields. */
+	private static String parentId(RestRoute route, Entity parent, Map<String, String> path) {
+		Map<String, Object> values = new HashMap<>();
+		for (Parameter parameter : route.pathParameters()) {
+			String text = path.get(parameter.name());
+			Object variable = RestValues.variable(parameter.name(), List.of(text), parameter.type());
+			values.put(parameter.name(), coerce(parameter, variable));
+		}
+		Map<String, AttributeValue> key = new HashMap<>();
+		key.put(parent.table().partitionKey().name(),
+				keyValue(parent, parent.table().partitionKey().name(), parent.partition(), KeyValue.MAX_PARTITION_KEY_BYTES)
+					.value(values::get, null).orElseThrow());
+		parent.sort().ifPresent((sort) -> {
+			String attribute = parent.table().sortKey().orElseThrow().name();
+			key.put(attribute, keyValue(parent, attribute, sort, KeyValue.MAX_SORT_KEY_BYTES).value(values::get, null)
+				.orElseThrow());
+		});
+		return NodeIds.encode(parent, key);
+	}
+
+	/** A parent's key template with each placeholder filled from the path parameter of the same name. */
+	private static KeyValue keyValue(Entity parent, String attribute, KeyTemplate template, int maxBytes) {
+		Map<String, KeyValue.Source> sources = new HashMap<>();
+		ValueType keyType = new ValueType.Text();
+		for (String placeholder : template.placeholders()) {
+			ValueType type = parent.fields().get(placeholder).type();
+			sources.put(placeholder, new KeyValue.Source(placeholder, true, type));
+			keyType = type;
+		}
+		return new KeyValue(attribute, template, sources, keyType, maxBytes);
+	}
+
+	/** A path parameter's value as GraphQL hands an argument of its type to a data fetcher. */
+	private static Object coerce(Parameter parameter, Object variable) {
+		GraphQLInputType type = parameter.type();
+		try {
+			if (type instanceof GraphQLScalarType scalar) {
+				return scalar.getCoercing().parseValue(variable, GraphQLContext.getDefault(), Locale.ROOT);
+			}
+			if (type instanceof GraphQLEnumType enumType) {
+				return enumType.parseValue(variable, GraphQLContext.getDefault(), Locale.ROOT);
+			}
+			return variable;
+		}
+		catch (CoercingParseValueException ex) {
+			throw new InvalidArgumentException("`%s` is no %s: %s".formatted(parameter.name(),
+					graphql.schema.GraphQLTypeUtil.simplePrint(type), ex.getMessage()));
+		}
+	}
+
+	private ServerResponse notFound(RestRoute route, ServerRequest request) {
+		Entity parent = route.parent().orElseThrow();
+		StringBuilder key = new StringBuilder();
+		for (Parameter parameter : route.pathParameters()) {
+			key.append((key.length() > 0) ? ", " : "").append(parameter.name()).append(" `")
+				.append(request.pathVariable(parameter.name())).append('`');
+		}
+		return problem(ErrorCode.NOT_FOUND, "No %s with %s: %s reads the %s's connection `%s`.".formatted(parent.name(),
+				key, route.path(), parent.name(), route.coordinates().getFieldName()), request.path());
+	}
+
+	/** An answer for a path under {@code /api/} that no route has, or a method other than GET. */
+	ServerResponse unrouted(ServerRequest request) {
+		if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+			boolean known = this.routes.routes().stream().anyMatch((route) -> matches(route.path(), request.path()))
+					|| request.path().equals(RestConfiguration.OPENAPI);
+			if (known) {
+				HttpStatus status = HttpStatus.METHOD_NOT_ALLOWED;
+				return ServerResponse.status(status).contentType(Problems.MEDIA_TYPE).allow(HttpMethod.GET)
+					.body(Problems.of(status, ErrorCode.INVALID_ARGUMENT,
+							"The REST view only reads: use GET, not %s.".formatted(request.method().name()), request.path()));
+			}
+		}
+		return problem(ErrorCode.NOT_FOUND, ("No REST path %s. The paths are listed in %s: /api/<root connection>, and "
+				+ "/api/<type, plural>/<its key fields>/<connection> for a type's connections.").formatted(request.path(),
+						RestConfiguration.OPENAPI), request.path());
+	}
+
+	private static boolean matches(String template, String path) {
+		String[] parts = template.split("/");
+		String[] given = path.split("/");
+		if (parts.length != given.length) {
+			return false;
+		}
+		for (int i = 0; i < parts.length; i++) {
+			if (!parts[i].startsWith("{") && !parts[i].equals(given[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	static ServerResponse problem(ErrorCode code, String detail, String path) {
+		HttpStatus status = Problems.status(code);
+		ServerResponse.BodyBuilder response = ServerResponse.status(status).contentType(Problems.MEDIA_TYPE);
+		if (code == ErrorCode.UNAUTHENTICATED) {
+			response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+		}
+		return response.body(Problems.of(status, code, detail, path));
+	}
+
+	private static MultiValueMap<String, HttpCookie> cookies(ServerRequest request) {
+		MultiValueMap<String, HttpCookie> cookies = new LinkedMultiValueMap<>();
+		request.cookies()
+			.values()
+			.forEach((list) -> list.forEach((cookie) -> cookies.add(cookie.getName(),
+					new HttpCookie(cookie.getName(), cookie.getValue()))));
+		return cookies;
+	}
+
+	/**
+	 * What one execution answered.
+	 *
+	 * @param nodes the page's nodes; null when the parent does not exist (and no problem arose)
+	 * @param hasNextPage the page's {@code hasNextPage}
+	 * @param endCursor the page's {@code endCursor}
+	 * @param cut whether a read budget cut the page, so that {@code hasNextPage} says only "maybe"
+	 * @param problem the answer to send instead, when the execution failed
+	 */
+	private record Result(List<Map<String, Object>> nodes, boolean hasNextPage, String endCursor, boolean cut,
+			ServerResponse problem) {
+
+		static Result problem(ServerResponse problem) {
+			return new Result(null, false, null, false, problem);
+		}
+
+		static Result missing() {
+			return new Result(null, false, null, false, null);
+		}
+
+	}
+
+}
