@@ -105,6 +105,14 @@ class DynamoDbFaultsIT extends IntegrationTest {
 			// Not before an attempt has been given up (after a third of the timeout), and inside the timeout.
 			assertThat(elapsed).as(document).isGreaterThan(Duration.ofSeconds(1)).isLessThan(TIMEOUT);
 		}
+		for (String path : List.of("/api/purchasesByCategory?category=books&limit=3", "/api/users/user-01/purchases",
+				"/api/purchasesByCategory?category=books&minAmount=499.99")) {
+			long started = System.nanoTime();
+			Rest.Answer frozen = new Rest(this.port).get(path);
+			Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+			frozen.assertProblem(503, "UNAVAILABLE");
+			assertThat(elapsed).as(path).isGreaterThan(Duration.ofSeconds(1)).isLessThan(TIMEOUT);
+		}
 		assertThat(health()).isEqualTo(503);
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
 		assertServes();
@@ -140,6 +148,7 @@ class DynamoDbFaultsIT extends IntegrationTest {
 		GraphQlResponse garbled = execute(QUERY);
 		Errors.assertCode(garbled, "INTERNAL");
 		assertThat(garbled.getErrors().get(0).getMessage()).contains("reference");
+		new Rest(this.port).get("/api/purchasesByCategory?category=books").assertProblem(500, "INTERNAL");
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
 		assertServes();
 	}
@@ -162,6 +171,9 @@ class DynamoDbFaultsIT extends IntegrationTest {
 				System.out.printf("%s DynamoDB: UNAVAILABLE after %d ms%n", state, elapsed.toMillis());
 				assertThat(elapsed).as(document).isLessThan(UNREACHABLE_BOUND);
 			}
+			long started = System.nanoTime();
+			new Rest(this.port).get("/api/users/user-01/purchases").assertProblem(503, "UNAVAILABLE");
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("REST").isLessThan(UNREACHABLE_BOUND);
 		}
 	}
 

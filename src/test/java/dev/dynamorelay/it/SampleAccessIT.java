@@ -250,6 +250,45 @@ class SampleAccessIT extends IntegrationTest {
 			.as("the same request with a valid token").isEqualTo(200);
 	}
 
+	@Test
+	void theRestViewAppliesTheSameRules() {
+		Rest rest = new Rest(this.port);
+		String alices = "/api/users/" + this.alice + "/purchases";
+		Rest.Walk own = rest.walk(Tokens.of(this.alice), alices, "purchases", 3);
+		assertThat(own.map((node) -> (String) node.get("userId"))).hasSize(7).containsOnly(this.alice);
+
+		rest.get(Tokens.of(this.bob), alices).assertProblem(403, "FORBIDDEN");
+		Rest.Answer anonymous = rest.get(alices);
+		anonymous.assertProblem(401, "UNAUTHENTICATED");
+		assertThat(anonymous.headers().get("www-authenticate")).singleElement().asString().startsWith("Bearer");
+		assertThat(rest.walk(Tokens.of("auditor", Map.of("groups", "admin")), alices, "purchases", 10).nodes()).hasSize(7);
+
+		// A category serves a signed-in caller only their own purchases, and its tokens only to them.
+		String category = "/api/purchasesByCategory" + Rest.query("category", this.category);
+		Rest.Walk bobs = rest.walk(Tokens.of(this.bob), category, "purchasesByCategory", 4);
+		assertThat(bobs.map((node) -> (String) node.get("userId"))).hasSize(9).containsOnly(this.bob);
+		String token = rest.get(Tokens.of(this.bob), category + "&limit=2").nextToken();
+		rest.get(Tokens.of(this.alice), category + "&nextToken=" + token).assertProblem(400, "INVALID_CURSOR");
+
+		// A field the caller may not read is left out of the node; the rest is served.
+		List<Map<String, Object>> users = rest.get(Tokens.of(this.bob), "/api/users?limit=100").items("users");
+		Map<String, Object> bob = users.stream().filter((user) -> this.bob.equals(user.get("userId"))).findFirst().orElseThrow();
+		Map<String, Object> alice = users.stream().filter((user) -> this.alice.equals(user.get("userId"))).findFirst().orElseThrow();
+		assertThat(bob).containsKeys("id", "userId", "name", "email");
+		assertThat(alice).containsKeys("id", "userId", "name").doesNotContainKey("email");
+
+		// Movies are public.
+		assertThat(rest.get("/api/movies?year=2001&limit=1").status()).isEqualTo(200);
+		Map<String, String> invalid = Map.of("expired", Tokens.expired(this.alice), "signed by another key",
+				Tokens.signedByAnotherKey(this.alice), "for another audience", Tokens.forAnotherAudience(this.alice),
+				"unsigned (alg: none)", Tokens.unsigned(this.alice));
+		invalid.forEach((kind, bad) -> {
+			Rest.Answer refused = rest.get(bad, alices);
+			assertThat(refused.assertProblem(401, "UNAUTHENTICATED")).as(kind).contains("bearer token was refused");
+			assertThat(refused.headers().get("www-authenticate")).as(kind).singleElement().asString().contains("invalid_token");
+		});
+	}
+
 	private boolean stored(String userId, long purchasedAt) {
 		return this.dynamoDb.getItem((get) -> get.tableName(this.tables.purchases())
 			.key(Map.of("userId", AttributeValue.fromS(userId), "purchasedAt",
