@@ -68,6 +68,12 @@ public final class Benchmark {
 			  edges { cursor node { id userId purchasedAt product category amount } }
 			  pageInfo { hasNextPage endCursor } } }""";
 
+	/** {@link #PAGE}'s content as the REST view serves it: the nodes and the end cursor, no edge cursors. */
+	private static final String PAGE_NODES = """
+			query($c: String!, $a: String) { purchasesByCategory(category: $c, first: 50, after: $a) {
+			  edges { node { id userId purchasedAt product category amount } }
+			  pageInfo { hasNextPage endCursor } } }""";
+
 	private static final byte[] PAGE_START = "{\"data\":{\"purchasesByCategory\":{\"edges\":[{\"cursor\":\""
 		.getBytes(StandardCharsets.UTF_8);
 
@@ -226,6 +232,8 @@ public final class Benchmark {
 				"+%.2f ms (%.2fx)".formatted(percentile(page[0], 99) - percentile(page[1], 99),
 						percentile(page[0], 99) / percentile(page[1], 99)),
 				"-", null);
+
+		restPage(category);
 
 		System.out.println("Walking 200 pages deep ...");
 		String after = null;
@@ -798,6 +806,51 @@ public final class Benchmark {
 	 */
 	private void postPage(byte[] body) {
 		send(body, (bytes) -> startsWith(bytes, PAGE_START) && indexOf(bytes, ERRORS) < 0 ? bytes : null);
+	}
+
+	/**
+	 * The REST view's page against the GraphQL page of the same content (the same 50 nodes and end
+	 * cursor): the REST view runs that GraphQL operation and reshapes its answer.
+	 */
+	private void restPage(String category) {
+		System.out.println("Measuring a 50-item REST page against the same GraphQL page ...");
+		URI rest = this.graphql.resolve("/api/purchasesByCategory?limit=50&category="
+				+ java.net.URLEncoder.encode(category, StandardCharsets.UTF_8));
+		Map<String, Object> variables = Map.of("c", category);
+		JsonNode restAnswer = get(rest);
+		JsonNode graphQlAnswer = post(PAGE_NODES, variables).get("data").get("purchasesByCategory");
+		if (restAnswer.get("purchasesByCategory").size() != 50
+				|| !restAnswer.get("nextToken").equals(graphQlAnswer.get("pageInfo").get("endCursor"))) {
+			throw new IllegalStateException("the REST page is not the GraphQL page: " + restAnswer);
+		}
+		for (int i = 0; i < 500; i++) {
+			get(rest);
+		}
+		double[][] page = interleaved(3_000, () -> get(rest), () -> post(PAGE_NODES, variables));
+		double ratio = percentile(page[0], 50) / percentile(page[1], 50);
+		row("50-item REST page vs the same GraphQL page (nodes, endCursor): p50", ms(percentile(page[0], 50)),
+				ms(percentile(page[1], 50)), "%.3fx".formatted(ratio), "<= 1.10x", ratio <= 1.10);
+		row("... p99", ms(percentile(page[0], 99)), ms(percentile(page[1], 99)),
+				"%.3fx".formatted(percentile(page[0], 99) / percentile(page[1], 99)), "-", null);
+		this.figures.put("restPageP50Ms", percentile(page[0], 50));
+		this.figures.put("graphQlNodesPageP50Ms", percentile(page[1], 50));
+	}
+
+	/** GETs a REST page; an answer that is not 200 fails. */
+	private JsonNode get(URI uri) {
+		try {
+			return this.http.execute(new org.apache.hc.client5.http.classic.methods.HttpGet(uri), (response) -> {
+				byte[] bytes = EntityUtils.toByteArray(response.getEntity());
+				if (response.getCode() != 200) {
+					throw new IllegalStateException("the server answered " + response.getCode() + ": "
+							+ new String(bytes, StandardCharsets.UTF_8));
+				}
+				return JSON.readTree(bytes);
+			});
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private JsonNode post(String query, Map<String, Object> variables) {
