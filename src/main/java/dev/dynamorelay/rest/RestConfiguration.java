@@ -2,13 +2,20 @@ package dev.dynamorelay.rest;
 
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.graphql.execution.GraphQlSource;
 import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.http.MediaType;
+import org.springframework.security.web.firewall.FirewalledRequest;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
@@ -17,6 +24,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.error.Problems;
 import dev.dynamorelay.graphql.PaginationProperties;
 
 /**
@@ -29,6 +37,42 @@ class RestConfiguration {
 	static final String OPENAPI = "/api/openapi.json";
 
 	private static final Logger logger = LoggerFactory.getLogger(RestConfiguration.class);
+
+	/**
+	 * Key values may hold {@code /} and {@code %}: in a path segment they are {@code %2F} and {@code %25},
+	 * which Tomcat refuses (400, an HTML page) unless it passes them through undecoded, leaving each
+	 * segment whole for the routes to decode.
+	 */
+	@Bean
+	TomcatConnectorCustomizer encodedSlashesPassThrough() {
+		return (connector) -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+	}
+
+	/**
+	 * Spring Security's firewall as it is, except under {@code /api/}, where an encoded {@code /} or
+	 * {@code %} is part of a key value. Authorization never depends on the path here (the schema's rules
+	 * decide), and paths that are not normalized stay refused everywhere.
+	 */
+	@Bean
+	HttpFirewall httpFirewall() {
+		StrictHttpFirewall strict = new StrictHttpFirewall();
+		StrictHttpFirewall keys = new StrictHttpFirewall();
+		keys.setAllowUrlEncodedSlash(true);
+		keys.setAllowUrlEncodedPercent(true);
+		return new HttpFirewall() {
+
+			@Override
+			public FirewalledRequest getFirewalledRequest(HttpServletRequest request) {
+				return (Problems.restPath(request.getRequestURI()) ? keys : strict).getFirewalledRequest(request);
+			}
+
+			@Override
+			public HttpServletResponse getFirewalledResponse(HttpServletResponse response) {
+				return strict.getFirewalledResponse(response);
+			}
+
+		};
+	}
 
 	@Bean
 	RouterFunction<ServerResponse> restRoutes(WebGraphQlHandler graphQlHandler, GraphQlSource graphQlSource,
@@ -47,6 +91,7 @@ class RestConfiguration {
 			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi));
 		for (RestRoute route : routes.routes()) {
 			builder.GET(route.path(), (request) -> view.page(route, request));
+			builder.HEAD(route.path(), (request) -> view.page(route, request));
 		}
 		logger.info("REST view: {} connection paths under /api/, described at {}", routes.routes().size(), OPENAPI);
 		return builder.route(RequestPredicates.path("/api").or(RequestPredicates.path("/api/**")), view::unrouted)

@@ -124,6 +124,18 @@ class RestViewIT extends IntegrationTest {
 	}
 
 	@Test
+	void keysWithSlashesAndPercentSignsArePathSegments() {
+		String userId = Fixtures.unique("a/b%c d");
+		this.fixtures.user(userId, "Slashed");
+		this.fixtures.putPurchases(this.fixtures.purchases(userId, 5, START, this.category));
+		String segment = java.net.URLEncoder.encode(userId, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+		assertThat(segment).contains("%2F", "%25");
+		Rest.Walk walk = this.rest.walk(null, "/api/users/" + segment + "/purchases", "purchases", 2);
+		assertThat(walk.map((node) -> (String) node.get("userId"))).hasSize(5).containsOnly(userId);
+		assertThat(this.rest.send(null, "HEAD", "/api/users/" + segment + "/purchases").status()).isEqualTo(200);
+	}
+
+	@Test
 	void nodesAreGraphQlsNodes() {
 		GraphQlResponse graphQl = execute(GRAPHQL_PURCHASES, Map.of("userId", this.buyer, "first", 5));
 		List<Map<String, Object>> expected = nodes(graphQl);
