@@ -108,7 +108,13 @@ final class RestRoutes {
 					continue;
 				}
 				StringBuilder template = new StringBuilder("/api/").append(collection(typeName));
-				for (String key : keyFields(entity)) {
+				List<String> keys = keyFields(entity);
+				String unserved = keys.stream().filter((key) -> type.getFieldDefinition(key) == null).findFirst().orElse(null);
+				if (unserved != null) {
+					skipped.put(coordinates, "`%s`'s key field `%s` is no field of the type".formatted(typeName, unserved));
+					continue;
+				}
+				for (String key : keys) {
 					GraphQLFieldDefinition keyField = type.getFieldDefinition(key);
 					pathParameters.add(new Parameter(key, (GraphQLInputType) GraphQLTypeUtil.unwrapAll(keyField.getType()),
 							true, keyField.getDescription()));

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.graphql.GraphQlResponse;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -21,12 +22,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestPropertySource(properties = "dynamo-relay.read-budget=20")
 class RestBudgetIT extends IntegrationTest {
 
+	/**
+	 * With a key configured, so that the reads that follow a cut page must run as the request's caller (a
+	 * signed-in caller is served only their own purchases of a category).
+	 */
+	@DynamicPropertySource
+	static void key(DynamicPropertyRegistry registry) {
+		Tokens.configure(registry);
+	}
+
 	private static final String BY_CATEGORY = """
 			query ($category: String!, $first: Int, $after: String, $minAmount: Float) {
 			  purchasesByCategory(category: $category, first: $first, after: $after, minAmount: $minAmount) {
 			    edges { node { userId purchasedAt } } pageInfo { hasNextPage endCursor } } }""";
 
 	@Test
+	@SuppressWarnings("unchecked")
 	void pagesCutByTheBudgetAreFilledAndTheLastTokenIsNull() {
 		String category = Fixtures.unique("sparse");
 		String buyer = this.fixtures.buyer("sparse");
@@ -40,29 +51,32 @@ class RestBudgetIT extends IntegrationTest {
 			.toList();
 		assertThat(expected).hasSize(6);
 
+		String token = Tokens.of(buyer);
+		Http http = new Http(this.port);
 		List<Integer> graphQlPages = new ArrayList<>();
 		List<String> graphQlKeys = new ArrayList<>();
 		String after = null;
 		boolean more;
 		do {
-			GraphQlResponse page = execute(BY_CATEGORY,
+			Http.Answer page = http.post(token, BY_CATEGORY,
 					vars("category", category, "first", 2, "minAmount", 97, "after", after));
-			List<Map<String, Object>> edges = page.field("purchasesByCategory.edges").getValue();
+			assertThat(page.errors()).isEmpty();
+			List<Map<String, Object>> edges = (List<Map<String, Object>>) page.at("data", "purchasesByCategory", "edges");
 			graphQlPages.add(edges.size());
 			edges.forEach((edge) -> graphQlKeys.add(key(edge)));
-			more = page.field("purchasesByCategory.pageInfo.hasNextPage").getValue();
-			after = page.field("purchasesByCategory.pageInfo.endCursor").getValue();
+			more = (Boolean) page.at("data", "purchasesByCategory", "pageInfo", "hasNextPage");
+			after = (String) page.at("data", "purchasesByCategory", "pageInfo", "endCursor");
 		}
 		while (more);
 		assertThat(graphQlKeys).isEqualTo(expected);
 		assertThat(graphQlPages).as("GraphQL's pages are cut by the budget of 20 items").contains(0).hasSizeGreaterThan(6);
 
-		Rest.Walk walk = new Rest(this.port).walk(null,
+		Rest.Walk walk = new Rest(this.port).walk(token,
 				"/api/purchasesByCategory" + Rest.query("category", category, "minAmount", 97), "purchasesByCategory", 2);
 		assertThat(Direct.nodePurchaseKeys(walk.nodes())).isEqualTo(expected);
 		assertThat(walk.sizes()).as("full pages, and no token in front of an empty page").containsExactly(2, 2, 2);
 
-		Rest.Walk odd = new Rest(this.port).walk(null,
+		Rest.Walk odd = new Rest(this.port).walk(token,
 				"/api/purchasesByCategory" + Rest.query("category", category, "minAmount", 99), "purchasesByCategory", 1);
 		assertThat(odd.sizes()).containsExactly(1, 1);
 	}
