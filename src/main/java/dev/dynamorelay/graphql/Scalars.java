@@ -27,12 +27,13 @@ import graphql.schema.GraphQLScalarType;
  * The declaration language's scalars: {@code Long} (64-bit whole numbers), {@code Decimal} (exact
  * decimals as strings), {@code Bytes} (base64) and {@code JSON} (any attribute value).
  */
-final class Scalars {
+public final class Scalars {
 
 	private Scalars() {
 	}
 
-	static List<GraphQLScalarType> all() {
+	/** Every scalar of the declaration language. */
+	public static List<GraphQLScalarType> all() {
 		return List.of(LONG, DECIMAL, BYTES, JSON);
 	}
 
