@@ -179,7 +179,7 @@ public final class Scalars {
 	 * A scalar that the schema files declare and nothing else wires: values are served and taken as they
 	 * are, as strings, numbers or booleans (a custom scalar stored as S or N reads as a string).
 	 */
-	static GraphQLScalarType passThrough(String name) {
+	public static GraphQLScalarType passThrough(String name) {
 		return GraphQLScalarType.newScalar().name(name).coercing(new Coercing<Object, Object>() {
 
 			@Override
