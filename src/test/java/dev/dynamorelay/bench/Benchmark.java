@@ -936,7 +936,9 @@ public final class Benchmark {
 		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
 				"-Xlog:gc:file=" + gc, "-jar", jar.toString(), "export", "Query.allMovies", "--segments",
 				Integer.toString(segments), "--force", "--out", file.toString(), "--dynamo-relay.dynamodb.endpoint=" + dynamoDb,
-				"--dynamo-relay.cursor.secret=bench-export", "--dynamo-relay.schema.locations=bench/export-schema.graphqls");
+				"--dynamo-relay.cursor.secret=bench-export", "--dynamo-relay.schema.locations=bench/export-schema.graphqls",
+				// A segment's 1 MB page of a parallel Scan takes DynamoDB Local longer than the default 5 s.
+				"--dynamo-relay.dynamodb.timeout=120s");
 		long started = System.nanoTime();
 		Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.redirectError(stderr.toFile())
