@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
+import dev.dynamorelay.export.ExportCommand;
 import dev.dynamorelay.introspection.GenerateSchemaCommand;
 
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
@@ -14,6 +15,9 @@ public class DynamoRelayApplication {
 	public static void main(String[] args) {
 		if (args.length > 0 && "generate-schema".equals(args[0])) {
 			System.exit(GenerateSchemaCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+		}
+		if (args.length > 0 && "export".equals(args[0])) {
+			System.exit(ExportCommand.run(Arrays.copyOfRange(args, 1, args.length)));
 		}
 		try {
 			SpringApplication.run(DynamoRelayApplication.class, args);

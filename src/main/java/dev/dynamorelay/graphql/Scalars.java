@@ -27,12 +27,13 @@ import graphql.schema.GraphQLScalarType;
  * The declaration language's scalars: {@code Long} (64-bit whole numbers), {@code Decimal} (exact
  * decimals as strings), {@code Bytes} (base64) and {@code JSON} (any attribute value).
  */
-final class Scalars {
+public final class Scalars {
 
 	private Scalars() {
 	}
 
-	static List<GraphQLScalarType> all() {
+	/** Every scalar of the declaration language. */
+	public static List<GraphQLScalarType> all() {
 		return List.of(LONG, DECIMAL, BYTES, JSON);
 	}
 
@@ -178,7 +179,7 @@ final class Scalars {
 	 * A scalar that the schema files declare and nothing else wires: values are served and taken as they
 	 * are, as strings, numbers or booleans (a custom scalar stored as S or N reads as a string).
 	 */
-	static GraphQLScalarType passThrough(String name) {
+	public static GraphQLScalarType passThrough(String name) {
 		return GraphQLScalarType.newScalar().name(name).coercing(new Coercing<Object, Object>() {
 
 			@Override

@@ -117,7 +117,7 @@ public final class GenerateSchemaCommand {
 	 * Why something failed, in one line: the message of the first exception that is not a mere wrapper
 	 * (of a future, or of Spring's bean creation), with its root cause's message when that adds anything.
 	 */
-	static String reason(Throwable failure) {
+	public static String reason(Throwable failure) {
 		List<Throwable> chain = new ArrayList<>();
 		for (Throwable cause = failure; cause != null && !chain.contains(cause); cause = cause.getCause()) {
 			chain.add(cause);

@@ -283,7 +283,30 @@ public final class ConnectionRead<T> {
 		});
 	}
 
-	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, int limit, boolean indexForward,
+	/**
+	 * One DynamoDB call of a whole-connection read (an export): from {@code from} (null: the connection's
+	 * start) in the connection's order, built as the page loop builds its calls, with {@code limit} (null:
+	 * none, DynamoDB's pages of 1 MB) and bounded by {@code timeout}; recorded into {@code stats}, without
+	 * taking from its item budget or waiting for a place among its calls. Items the mapper declines are
+	 * passed over, as pages pass them over. No cursor is encoded: the caller encodes one per batch, where
+	 * it stores its position.
+	 */
+	public CompletableFuture<Batch<T>> batch(Map<String, AttributeValue> from, Integer limit, Duration timeout,
+			ReadStats stats) {
+		boolean indexForward = this.query.order() == SortOrder.ASC;
+		return send(from, limit, indexForward, false, System.nanoTime() + timeout.toNanos(), stats).thenApply((chunk) -> {
+			List<T> nodes = new ArrayList<>(chunk.items().size());
+			for (Map<String, AttributeValue> item : chunk.items()) {
+				T node = this.definition.mapper().apply(item);
+				if (node != null) {
+					nodes.add(node);
+				}
+			}
+			return new Batch<>(nodes, chunk.lastEvaluatedKey(), chunk.scanned());
+		});
+	}
+
+	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, Integer limit, boolean indexForward,
 			boolean countOnly, long deadline, ReadStats stats) {
 		long remaining = deadline - System.nanoTime();
 		if (remaining <= 0) {
@@ -309,6 +332,7 @@ public final class ConnectionRead<T> {
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 				.overrideConfiguration(timeout);
 			this.definition.index().ifPresent(scan::indexName);
+			this.query.segment().ifPresent((segment) -> scan.segment(segment.segment()).totalSegments(segment.total()));
 			this.filterExpression.ifPresent(scan::filterExpression);
 			Map<String, String> names = typedCount ? projected(scan::projectionExpression, this.names) : this.names;
 			if (!names.isEmpty()) {
@@ -386,7 +410,7 @@ public final class ConnectionRead<T> {
 	private record Chunk(int limit, List<Map<String, AttributeValue>> items, int scanned, int count,
 			Map<String, AttributeValue> lastEvaluatedKey) {
 
-		static Chunk of(int limit, List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
+		static Chunk of(Integer limit, List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
 				Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity capacity, ReadStats stats) {
 			int scannedCount = (scanned != null) ? scanned : 0;
 			int matched = (count != null) ? count : 0;
@@ -394,9 +418,20 @@ public final class ConnectionRead<T> {
 			// The SDK answers an absent LastEvaluatedKey with an empty map, not null.
 			Map<String, AttributeValue> next = (lastEvaluatedKey == null || lastEvaluatedKey.isEmpty()) ? null
 					: lastEvaluatedKey;
-			return new Chunk(limit, items, scannedCount, matched, next);
+			return new Chunk((limit != null) ? limit : 0, items, scannedCount, matched, next);
 		}
 
+	}
+
+	/**
+	 * What one call of a whole-connection read brought.
+	 *
+	 * @param nodes the items the mapper accepted, in the connection's order
+	 * @param next where the read continues ({@code LastEvaluatedKey}); null at the connection's end
+	 * @param scanned the items DynamoDB read for it ({@code ScannedCount})
+	 * @param <T> the node type
+	 */
+	public record Batch<T>(List<T> nodes, Map<String, AttributeValue> next, int scanned) {
 	}
 
 	/**

@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * What a cursor is bound to, and which of its position attributes travel inside it.
  *
  * <p>The fingerprint is a SHA-256 over the connection's field, its partition (the parent), its
- * sort key condition, filters and order: the MAC of a cursor covers it, so a cursor verifies only where
+ * sort key condition, filters and order (and a parallel Scan's segment, when it has one): the MAC of a cursor covers it, so a cursor verifies only where
  * all of these are equal. Page size and direction are not part of it: a cursor is a position, and
  * may be read from in either direction with any page size. The partition key value is not carried
  * in the cursor (the binding already fixes it) to keep cursors short.
@@ -64,6 +64,12 @@ public record CursorBinding(byte[] fingerprint, List<KeyAttribute> carried, Map<
 		}
 		field(digest, "order");
 		field(digest, query.order().name());
+		// Only a segment's cursors bind it, so that every other cursor keeps the binding it always had.
+		query.segment().ifPresent((segment) -> {
+			field(digest, "segment");
+			field(digest, Integer.toString(segment.segment()));
+			field(digest, Integer.toString(segment.total()));
+		});
 
 		Map<String, AttributeValue> fixed = Map.of();
 		List<KeyAttribute> carried = definition.positionKey();

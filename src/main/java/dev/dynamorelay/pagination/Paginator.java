@@ -54,4 +54,18 @@ public final class Paginator {
 				start);
 	}
 
+	/**
+	 * A read of the whole of {@code definition} for {@code query} in the connection's order, one DynamoDB
+	 * call at a time ({@link ConnectionRead#batch}), for an export: the same requests as pages make, with
+	 * the same bindings, so that a position stored as a cursor is one {@link #binding} decodes.
+	 */
+	public <T> ConnectionRead<T> prepareWhole(ConnectionDefinition<T> definition, ConnectionQuery query) {
+		if (definition.isScan() != query.partition().isEmpty()) {
+			throw new IllegalArgumentException("a Query connection needs a partition, a Scan none");
+		}
+		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query,
+				new PageRequest(Direction.FORWARD, 0, java.util.Optional.empty()), CursorBinding.of(definition, query),
+				null);
+	}
+
 }

@@ -163,7 +163,11 @@ public final class Benchmark {
 				long loading = System.nanoTime();
 				BenchData.load(client, "Users", "UserPurchases", "Movies");
 				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
-				bench.run(server.pid());
+				// BENCH_ONLY=export runs the export section alone (after the load), without the server's sections.
+				if (!"export".equals(System.getenv("BENCH_ONLY"))) {
+					bench.run(server.pid());
+				}
+				bench.export(jar, dynamo.endpoint(), out);
 				bench.report(out, (System.nanoTime() - started) / 1e9);
 			}
 			finally {
@@ -965,6 +969,106 @@ public final class Benchmark {
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		process.waitFor(60, TimeUnit.SECONDS);
 		return output;
+	}
+
+	/**
+	 * The export of all 1,000,000 movies ({@code export Query.allMovies --segments N}, the jar as a separate
+	 * process with a 64 MB heap, through {@code bench/export-schema.graphqls}) beside a raw SDK parallel
+	 * Scan of the same table with the same N on the same DynamoDB Local. The export's time is its own
+	 * reading and writing, from its summary line; the process's wall time (JVM and Spring start, client
+	 * shutdown) is reported beside it.
+	 */
+	private void export(Path jar, URI dynamoDb, Path out) throws Exception {
+		int segments = Integer.parseInt(System.getenv().getOrDefault("BENCH_EXPORT_SEGMENTS", "8"));
+		System.out.printf("Exporting 1,000,000 movies (%d segments) against a raw parallel Scan ...%n", segments);
+		rawParallelScan(segments);
+		double[] raw = rawParallelScan(segments);
+		Path file = out.resolve("movies.jsonl");
+		Path gc = out.resolve("export-gc.log");
+		Path stderr = out.resolve("export.err");
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+				"-Xlog:gc:file=" + gc, "-jar", jar.toString(), "export", "Query.allMovies", "--segments",
+				Integer.toString(segments), "--force", "--out", file.toString(), "--dynamo-relay.dynamodb.endpoint=" + dynamoDb,
+				"--dynamo-relay.cursor.secret=bench-export", "--dynamo-relay.schema.locations=bench/export-schema.graphqls",
+				// A segment's 1 MB page of a parallel Scan takes DynamoDB Local longer than the default 5 s.
+				"--dynamo-relay.dynamodb.timeout=120s");
+		long started = System.nanoTime();
+		Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.redirectError(stderr.toFile())
+			.start();
+		if (!process.waitFor(30, TimeUnit.MINUTES) || process.exitValue() != 0) {
+			throw new IllegalStateException("the export failed: " + Files.readString(stderr));
+		}
+		double wall = (System.nanoTime() - started) / 1e9;
+		String log = Files.readString(stderr);
+		java.util.regex.Matcher summary = java.util.regex.Pattern
+			.compile("done: ([\\d,]+) items in ([\\d,]+) pages \\(.*?, ([\\d.]+) s, ([\\d,]+) items/s\\)")
+			.matcher(log);
+		if (!summary.find()) {
+			throw new IllegalStateException("no summary line in the export's output: " + log);
+		}
+		long items = Long.parseLong(summary.group(1).replace(",", ""));
+		double seconds = Double.parseDouble(summary.group(3));
+		long lines;
+		try (var stream = Files.lines(file)) {
+			lines = stream.count();
+		}
+		long peak = 0;
+		java.util.regex.Matcher heap = java.util.regex.Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)")
+			.matcher(Files.readString(gc));
+		while (heap.find()) {
+			peak = Math.max(peak, Long.parseLong(heap.group(1)));
+		}
+		double ratio = seconds / raw[0];
+		System.out.println("  " + log.lines().filter((line) -> line.contains("items/s")).reduce((a, b) -> b).orElse(""));
+		row("export of %,d movies (%d segments, JSON Lines) vs raw SDK parallel Scan".formatted(items, segments),
+				"%.1f s, %,.0f items/s".formatted(seconds, items / seconds),
+				"%.1f s, %,.0f items/s".formatted(raw[0], raw[1] / raw[0]), "%.2fx".formatted(ratio), "<= 1.3x",
+				ratio <= 1.3);
+		row("export process: wall time (JVM, Spring, client shutdown included), peak heap before GC (-Xmx64m)",
+				"%.1f s, %d MB".formatted(wall, peak), "-", "%,d lines written".formatted(lines), "-", lines == items);
+		this.figures.put("exportSeconds", seconds);
+		this.figures.put("exportRawScanSeconds", raw[0]);
+		this.figures.put("exportItems", items);
+		this.figures.put("exportPeakHeapMb", peak);
+		Files.deleteIfExists(file);
+	}
+
+	/** A raw SDK parallel Scan of all movies: its seconds, and the items it read. */
+	private double[] rawParallelScan(int segments) throws Exception {
+		long started = System.nanoTime();
+		java.util.concurrent.atomic.AtomicLong items = new java.util.concurrent.atomic.AtomicLong();
+		int threads = Math.min(segments, 4 * Runtime.getRuntime().availableProcessors());
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+		List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+		for (int segment = 0; segment < segments; segment++) {
+			int each = segment;
+			done.add(pool.submit(() -> {
+				Map<String, AttributeValue> from = null;
+				do {
+					software.amazon.awssdk.services.dynamodb.model.ScanResponse response = this.dynamoDb
+						.scan(software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder()
+							.tableName("Movies")
+							.segment(each)
+							.totalSegments(segments)
+							.exclusiveStartKey(from)
+							.build())
+						.join();
+					items.addAndGet(response.count());
+					from = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+							? response.lastEvaluatedKey() : null;
+				}
+				while (from != null);
+				return null;
+			}));
+		}
+		for (java.util.concurrent.Future<?> each : done) {
+			each.get();
+		}
+		pool.shutdown();
+		double seconds = (System.nanoTime() - started) / 1e9;
+		System.out.printf("  raw parallel Scan: %,d items in %.1f s%n", items.get(), seconds);
+		return new double[] { seconds, items.get() };
 	}
 
 	private void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {

@@ -1,0 +1,281 @@
+package dev.dynamorelay.export;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+import graphql.schema.GraphQLSchema;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+
+import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.declaration.DeclarationReader;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.declaration.NodeJson;
+import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.TableSetup;
+import dev.dynamorelay.dynamodb.TablesProperties;
+import dev.dynamorelay.graphql.CursorProperties;
+import dev.dynamorelay.introspection.GenerateSchemaCommand;
+import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.CursorCodec;
+import dev.dynamorelay.pagination.PageSizes;
+import dev.dynamorelay.pagination.Paginator;
+import dev.dynamorelay.pagination.ReadBudgets;
+
+/**
+ * {@code java -jar dynamo-relay.jar export <Type.field> --arg name=value ... --out FILE}: writes every
+ * node of a declared connection to {@code FILE} as JSON Lines, through the same engine, declarations and
+ * cursors as GraphQL; progress and the summary go to standard error.
+ *
+ * <p>It reads the server's own properties through a Spring context of the DynamoDB configuration alone
+ * (no web server), as {@code generate-schema} does; it never creates tables or loads data. It needs a
+ * configured DynamoDB endpoint (the embedded DynamoDB Local would be a new, empty database) and the
+ * cursor secret (its positions are signed cursors). Exit codes: 0 done, 1 failed (resumable), 2 a command
+ * line or position file that cannot be run.
+ */
+public final class ExportCommand {
+
+	/** Defaults that the arguments override. */
+	private static final String[] DEFAULTS = { "dynamo-relay.tables.create=false",
+			"dynamo-relay.sample-data.enabled=false", "spring.main.log-startup-info=false", "logging.level.root=WARN",
+			// Beans are made when asked for: the embedded DynamoDB Local is refused before it would start.
+			"spring.main.lazy-initialization=true", "logging.level.org.springframework=ERROR",
+			"logging.level.org.springframework.boot.SpringApplication=OFF",
+			"logging.level.org.springframework.boot.diagnostics=OFF" };
+
+	private ExportCommand() {
+	}
+
+	/**
+	 * Runs the export.
+	 * @param args the command line after {@code export}
+	 * @return the process's exit code
+	 */
+	public static int run(String... args) {
+		PrintStream out = System.out;
+		PrintStream err = System.err;
+		// Whatever writes to standard output while the export runs (a console log appender) writes to
+		// standard error instead.
+		System.setOut(err);
+		try {
+			ExportOptions options = ExportOptions.parse(args);
+			export(options, err);
+			return 0;
+		}
+		catch (ExportException ex) {
+			err.println("export: " + ex.getMessage());
+			if (ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--")) {
+				err.println(ExportOptions.USAGE);
+			}
+			return ex.exitCode();
+		}
+		catch (RuntimeException ex) {
+			err.println("export failed: " + reason(ex));
+			return 1;
+		}
+		finally {
+			err.flush();
+			System.setOut(out);
+		}
+	}
+
+	private static void export(ExportOptions options, PrintStream err) {
+		PositionFile position;
+		if (options.resume()) {
+			position = PositionFile.read(options.positionFile());
+			if (!position.sameExport(options)) {
+				throw ExportException.usage(("%s is the position of another export (%s). Resume with the same "
+						+ "connection, arguments and segments, or start again with --force.")
+					.formatted(options.positionFile(), position.describe()));
+			}
+			if (position.complete) {
+				err.println("export: %s is complete already (%,d items in %s); nothing to resume."
+					.formatted(position.describe(), position.items, options.out()));
+				return;
+			}
+		}
+		else {
+			if (!options.force() && (Files.exists(options.out()) || Files.exists(options.positionFile()))) {
+				throw ExportException.usage(("%s or its position file exists already: pass --resume to continue that "
+						+ "export, or --force to start it again.").formatted(options.out()));
+			}
+			position = PositionFile.start(options);
+		}
+		try (ConfigurableApplicationContext context = start(options.springArguments())) {
+			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
+			if (dynamo.embedded()) {
+				throw ExportException.usage(("Set dynamo-relay.dynamodb.endpoint (DYNAMO_RELAY_DYNAMODB_ENDPOINT) to the "
+						+ "DynamoDB to export from (a URL, or `aws`): without it the export would start an embedded "
+						+ "DynamoDB Local, a new and empty database."));
+			}
+			String secret = context.getBean(CursorProperties.class).secret();
+			if (secret == null || secret.isBlank()) {
+				throw ExportException.usage(("Set dynamo-relay.cursor.secret (DYNAMO_RELAY_CURSOR_SECRET): an export "
+						+ "stores its position as signed cursors, and a resume needs the same secret."));
+			}
+			CursorCodec cursors = new CursorCodec(secret, context.getBean(CursorProperties.class).previousSecrets());
+			String prefix = context.getBean(TablesProperties.class).prefix();
+			SchemaFiles files;
+			Declarations declarations;
+			GraphQLSchema schema;
+			try {
+				files = SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context);
+				var registry = files.parse();
+				declarations = DeclarationReader.read(registry, prefix);
+				schema = ExportTarget.schema(files.parse());
+			}
+			catch (DeclarationException ex) {
+				throw ExportException.failed(ex.getMessage(), ex);
+			}
+			ExportTarget target = ExportTarget.resolve(schema, declarations, options.connection(), options.arguments());
+			ConnectionDefinition<Item> definition = target.connection.definition();
+			if (options.segments() != null && !definition.isScan()) {
+				throw ExportException.usage(("`%s` is a DynamoDB Query, not a Scan: `--segments` splits a Scan into "
+						+ "parallel segments. Leave it out.").formatted(options.connection()));
+			}
+			DynamoDbAsyncClient dynamoDb = context.getBean(DynamoDbAsyncClient.class);
+			String endpoint = dynamo.url().map(Object::toString).orElse("AWS");
+			java.util.Map<String, java.util.Set<String>> partial;
+			try {
+				partial = new TableSetup(dynamoDb, declarations).check(endpoint);
+			}
+			catch (Exception ex) {
+				throw ExportException.failed("the declared tables at %s cannot be read: %s".formatted(endpoint,
+						reason(ex)), ex);
+			}
+			if (definition.globalIndex() && partial
+				.containsKey(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()))) {
+				throw ExportException.failed(("`%s` reads the global index %s, which holds only part of its items' "
+						+ "attributes; the export does not complete them from the table yet.")
+					.formatted(options.connection(), definition.index().get()), null);
+			}
+			Item parent = (target.parentType != null) ? parent(dynamoDb, target, dynamo) : null;
+			Optional<ConnectionQuery> query = target.query(parent);
+			NodeJson json = new NodeJson(schema);
+			Paginator paginator = new Paginator(dynamoDb, cursors, new PageSizes(20, 100),
+					new ReadBudgets(1000, 10000, Long.MAX_VALUE, dynamo.timeout()));
+			if (query.isEmpty()) {
+				// The parent holds no value for the connection's key: the connection is empty, as in GraphQL.
+				position.cursors.put(0, PositionFile.DONE);
+			}
+			Long expected = null;
+			String note = null;
+			if (definition.isScan()) {
+				Long count = itemCount(dynamoDb, definition);
+				if (count != null) {
+					expected = (options.segments() != null)
+							? count * (options.lastSegment() - options.firstSegment() + 1) / options.segments() : count;
+					note = "DescribeTable's approximate count" + (query.map(ConnectionQuery::filtered).orElse(false)
+							? ", before the filters" : "");
+				}
+			}
+			try {
+				new Export(paginator, cursors, json, json.abstractNodes(target.connection), definition,
+						query.orElseGet(() -> fallback(definition)), options, dynamo.timeout(), err, position)
+					.run(expected, note);
+			}
+			catch (IOException ex) {
+				throw ExportException.failed("could not write %s (%s).".formatted(options.out(), ex.getMessage()), ex);
+			}
+		}
+	}
+
+	/** A query for an empty connection, which is never read (its one segment is done). */
+	private static ConnectionQuery fallback(ConnectionDefinition<Item> definition) {
+		return definition.isScan() ? ConnectionQuery.scan()
+				: ConnectionQuery.partition(AttributeValue.fromS("-"), dev.dynamorelay.pagination.SortOrder.ASC);
+	}
+
+	/** The parent a nested connection's {@code --arg}s name, read with one GetItem. */
+	private static Item parent(DynamoDbAsyncClient dynamoDb, ExportTarget target, DynamoDbProperties dynamo) {
+		Map<String, AttributeValue> key = target.parentItemKey();
+		String named = target.parentKey.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + "=" + entry.getValue())
+			.reduce((a, b) -> a + ", " + b)
+			.orElse("");
+		GetItemResponse found;
+		try {
+			found = dynamoDb.getItem((get) -> get.tableName(target.parentType.table().physicalName()).key(key)).join();
+		}
+		catch (CompletionException ex) {
+			throw ExportException.failed("could not read the %s with %s: %s".formatted(target.parentType.name(), named,
+					reason(ex)), ex);
+		}
+		if (!found.hasItem() || found.item().isEmpty() || !target.parentType.matches(found.item())) {
+			throw ExportException.failed("There is no %s with %s in %s: nothing to export.".formatted(
+					target.parentType.name(), named, target.parentType.table().physicalName()), null);
+		}
+		return new Item(target.parentType, found.item());
+	}
+
+	/** DynamoDB's approximate item count of the table or index a Scan reads; null when unknown. */
+	private static Long itemCount(DynamoDbAsyncClient dynamoDb, ConnectionDefinition<Item> definition) {
+		try {
+			DescribeTableResponse table = dynamoDb.describeTable((describe) -> describe.tableName(definition.table()))
+				.join();
+			if (definition.index().isEmpty()) {
+				return table.table().itemCount();
+			}
+			String index = definition.index().get();
+			List<Long> counts = new ArrayList<>();
+			table.table().globalSecondaryIndexes().stream().filter((gsi) -> gsi.indexName().equals(index))
+				.forEach((gsi) -> counts.add(gsi.itemCount()));
+			table.table().localSecondaryIndexes().stream().filter((lsi) -> lsi.indexName().equals(index))
+				.forEach((lsi) -> counts.add(lsi.itemCount()));
+			return counts.isEmpty() ? null : counts.get(0);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static ConfigurableApplicationContext start(List<String> args) {
+		try {
+			return new SpringApplicationBuilder(Context.class).web(WebApplicationType.NONE)
+				.bannerMode(Banner.Mode.OFF)
+				.registerShutdownHook(false)
+				.properties(DEFAULTS)
+				.run(args.toArray(String[]::new));
+		}
+		catch (RuntimeException ex) {
+			throw ExportException.failed("could not set up the DynamoDB client (" + reason(ex)
+					+ "). Check dynamo-relay.dynamodb.endpoint, .region and .timeout.", ex);
+		}
+	}
+
+	/** Why something failed, in one line. */
+	static String reason(Throwable failure) {
+		return GenerateSchemaCommand.reason(failure);
+	}
+
+	/**
+	 * The context: DynamoDB's configuration and the properties the export reads. Not a
+	 * {@code @Configuration}, so that the server's component scan leaves it out.
+	 */
+	@Import(DynamoDbConfiguration.class)
+	@EnableConfigurationProperties({ SchemaProperties.class, CursorProperties.class })
+	static class Context {
+
+	}
+
+}

@@ -1,0 +1,239 @@
+package dev.dynamorelay.it;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.NodeIds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The export command as a real separate process (the packaged jar) over the test server's embedded
+ * DynamoDB Local: whole exports equal direct reads, an export killed with SIGKILL and resumed holds
+ * every item exactly once (a Query, and a parallel Scan), segment ranges split a Scan, and bad usage is
+ * refused with its exit code and one clear message.
+ */
+class ExportIT extends IntegrationTest {
+
+	@TempDir
+	Path folder;
+
+	private ExportProcess export;
+
+	@BeforeEach
+	void exporter() {
+		this.export = new ExportProcess(dynamoDbEndpoint());
+	}
+
+	@Test
+	void userPurchasesEqualADirectQuery() throws Exception {
+		Path out = this.folder.resolve("purchases.jsonl");
+		ExportProcess.Result result = this.export.run(this.folder, "User.purchases", "--arg", "userId=user-01", "--out",
+				out.toString());
+		assertThat(result.exitCode()).as(result.stderr()).isZero();
+		assertThat(result.stderr()).contains("export User.purchases done: 100 items");
+		List<Map<String, AttributeValue>> direct = query(this.tables.purchases(), "userId", AttributeValue.fromS("user-01"));
+		assertThat(direct).hasSize(100);
+		List<Map<String, Object>> lines = ExportProcess.lines(out);
+		assertThat(ExportProcess.ids(lines)).containsExactlyElementsOf(ids("Purchase", direct));
+		Map<String, Object> first = lines.get(0);
+		assertThat(first.keySet()).containsExactly("id", "userId", "purchasedAt", "product", "category", "amount");
+		assertThat(first.get("purchasedAt")).isEqualTo(java.time.format.DateTimeFormatter
+			.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+			.withZone(java.time.ZoneOffset.UTC)
+			.format(java.time.Instant.ofEpochMilli(Long.parseLong(direct.get(0).get("purchasedAt").n()))));
+		assertThat(ExportProcess.position(out)).containsEntry("complete", true).containsEntry("items", 100);
+	}
+
+	@Test
+	void filteredMoviesWithKeyConditionEqualTheirDirectSelection() throws Exception {
+		int year = Fixtures.uniqueYear();
+		List<Map<String, AttributeValue>> movies = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			movies.add(Fixtures.movie(year, ((i % 2 == 0) ? "Star " : "Moon ") + String.format("%03d", i),
+					Integer.toString(i % 10)));
+		}
+		this.fixtures.putMovies(movies);
+		Path out = this.folder.resolve("movies.jsonl");
+		ExportProcess.Result result = this.export.run(this.folder, "Query.movies", "--arg", "year=" + year, "--arg",
+				"titlePrefix=Star", "--arg", "minRating=4.5", "--arg", "order=DESC", "--page-size", "7", "--out",
+				out.toString());
+		assertThat(result.exitCode()).as(result.stderr()).isZero();
+		List<String> expected = movies.stream()
+			.filter((movie) -> movie.get("title").s().startsWith("Star"))
+			.filter((movie) -> Double.parseDouble(movie.get("rating").n()) >= 4.5)
+			.sorted(Comparator.comparing((Map<String, AttributeValue> movie) -> movie.get("title").s()).reversed())
+			.map((movie) -> NodeIds.encode(this.declarations.entity("Movie"), movie))
+			.toList();
+		assertThat(expected).hasSize(12);
+		assertThat(ExportProcess.ids(ExportProcess.lines(out))).containsExactlyElementsOf(expected);
+	}
+
+	@Test
+	void aQueryExportKilledMidwayAndResumedHoldsEveryItemOnce() throws Exception {
+		String userId = this.fixtures.buyer("export-kill");
+		this.fixtures.putPurchases(this.fixtures.purchases(userId, 400, 1_700_000_000_000L, "books"));
+		Path out = this.folder.resolve("kill.jsonl");
+		String[] args = { "User.purchases", "--arg", "userId=" + userId, "--page-size", "10", "--pause", "150",
+				"--out", out.toString() };
+		long storedItems = killAfterPages(out, 5, args);
+		assertThat(storedItems).as("killed mid-way").isGreaterThan(0).isLessThan(400);
+		// A kill between appending a page and storing its position leaves lines the position does not cover.
+		Files.writeString(out, "{\"id\":\"torn", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+		ExportProcess.Result resumed = this.export.run(this.folder, with(args, "--resume"));
+		assertThat(resumed.exitCode()).as(resumed.stderr()).isZero();
+		List<Map<String, AttributeValue>> direct = query(this.tables.purchases(), "userId", AttributeValue.fromS(userId));
+		assertThat(ExportProcess.ids(ExportProcess.lines(out))).containsExactlyElementsOf(ids("Purchase", direct));
+		ExportProcess.Result again = this.export.run(this.folder, with(args, "--resume"));
+		assertThat(again.exitCode()).isZero();
+		assertThat(again.stderr()).contains("complete already");
+	}
+
+	@Test
+	void aParallelScanKilledMidwayAndResumedHoldsEveryItemOnce() throws Exception {
+		List<Map<String, AttributeValue>> users = new ArrayList<>();
+		String prefix = Fixtures.unique("export-scan");
+		for (int i = 0; i < 1200; i++) {
+			users.add(Map.of("userId", AttributeValue.fromS(prefix + "-" + i), "name", AttributeValue.fromS("u" + i)));
+		}
+		this.fixtures.put(this.tables.users(), users);
+		Path out = this.folder.resolve("scan.jsonl");
+		String[] args = { "Query.users", "--segments", "4", "--page-size", "10", "--pause", "100", "--out",
+				out.toString() };
+		long storedItems = killAfterPages(out, 12, args);
+		List<Map<String, AttributeValue>> all = scan(this.tables.users());
+		assertThat(storedItems).as("killed mid-way").isGreaterThan(0).isLessThan(all.size());
+		ExportProcess.Result resumed = this.export.run(this.folder, with(args, "--resume"));
+		assertThat(resumed.exitCode()).as(resumed.stderr()).isZero();
+		List<String> exported = ExportProcess.ids(ExportProcess.lines(out));
+		assertThat(new HashSet<>(exported)).as("no item twice").hasSize(exported.size());
+		assertThat(exported).containsExactlyInAnyOrderElementsOf(ids("User", all));
+		Map<String, Object> position = ExportProcess.position(out);
+		assertThat(position).containsEntry("complete", true).containsEntry("segments", 4);
+		assertThat((Map<?, ?>) position.get("cursors")).hasSize(4).allSatisfy((segment, cursor) -> assertThat(cursor)
+			.isEqualTo("done"));
+	}
+
+	@Test
+	void segmentRangesSplitAParallelScan() throws Exception {
+		Path low = this.folder.resolve("low.jsonl");
+		Path high = this.folder.resolve("high.jsonl");
+		ExportProcess.Result a = this.export.run(this.folder, "Query.users", "--segments", "4", "--segment-range", "0-1",
+				"--out", low.toString());
+		ExportProcess.Result b = this.export.run(this.folder, "Query.users", "--segments", "4", "--segment-range", "2-3",
+				"--out", high.toString());
+		assertThat(a.exitCode()).as(a.stderr()).isZero();
+		assertThat(b.exitCode()).as(b.stderr()).isZero();
+		List<String> first = ExportProcess.ids(ExportProcess.lines(low));
+		List<String> second = ExportProcess.ids(ExportProcess.lines(high));
+		assertThat(first).isNotEmpty();
+		assertThat(second).isNotEmpty();
+		Set<String> overlap = new HashSet<>(first);
+		overlap.retainAll(second);
+		assertThat(overlap).isEmpty();
+		List<String> union = new ArrayList<>(first);
+		union.addAll(second);
+		assertThat(union).containsExactlyInAnyOrderElementsOf(ids("User", scan(this.tables.users())));
+	}
+
+	@Test
+	void badUsageIsRefusedWithExitCodeTwoAndOneMessage() throws Exception {
+		Path out = this.folder.resolve("usage.jsonl");
+		String file = out.toString();
+		assertUsage(2, "is not a declared connection", "Query.nothing", "--out", file);
+		assertUsage(2, "takes no argument `yeer`", "Query.movies", "--arg", "yeer=1999", "--out", file);
+		assertUsage(2, "`--arg year=abc` is not a number", "Query.movies", "--arg", "year=abc", "--out", file);
+		assertUsage(2, "needs `--arg year=...`", "Query.movies", "--out", file);
+		assertUsage(2, "`first`, `after`, `last` and `before` are not taken", "Query.movies", "--arg", "year=1999",
+				"--arg", "first=5", "--out", file);
+		assertUsage(2, "is a DynamoDB Query, not a Scan", "Query.movies", "--arg", "year=1999", "--segments", "4",
+				"--out", file);
+		assertUsage(1, "There is no User with userId=nobody-here", "User.purchases", "--arg", "userId=nobody-here",
+				"--out", file);
+		assertThat(out).doesNotExist();
+
+		ExportProcess.Result done = this.export.run(this.folder, "Query.users", "--segments", "2", "--out", file);
+		assertThat(done.exitCode()).as(done.stderr()).isZero();
+		assertUsage(2, "exists already: pass --resume", "Query.users", "--segments", "2", "--out", file);
+		assertUsage(2, "is the position of another export", "Query.users", "--segments", "3", "--resume", "--out",
+				file);
+		Path position = out.resolveSibling("usage.jsonl.position");
+		String stored = Files.readString(position);
+		Files.writeString(position, stored.replace("\"complete\" : true", "\"complete\" : false")
+			.replaceFirst("\"0\" : \"done\"", "\"0\" : \"AAAAtampered\""));
+		assertUsage(2, "was not stored by this export", "Query.users", "--segments", "2", "--resume", "--out", file);
+		ExportProcess.Result forced = this.export.run(this.folder, "Query.users", "--segments", "2", "--force", "--out",
+				file);
+		assertThat(forced.exitCode()).as(forced.stderr()).isZero();
+	}
+
+	private void assertUsage(int exitCode, String message, String... args) throws Exception {
+		ExportProcess.Result result = this.export.run(this.folder, args);
+		assertThat(result.exitCode()).as(result.stderr()).isEqualTo(exitCode);
+		assertThat(result.stderr()).contains(message).doesNotContain("\tat ");
+	}
+
+	/**
+	 * Starts an export, waits until its position file shows {@code pages} pages, kills it (SIGKILL), and
+	 * returns the items its position file covers.
+	 */
+	private long killAfterPages(Path out, int pages, String... args) throws Exception {
+		Process process = this.export.start(Files.createTempFile(this.folder, "killed", ".err"), args);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (true) {
+			Map<String, Object> position = ExportProcess.position(out);
+			if (position != null && ((Number) position.get("pages")).intValue() >= pages) {
+				break;
+			}
+			assertThat(process.isAlive()).as("the export runs until killed").isTrue();
+			assertThat(System.nanoTime()).as("the export makes progress").isLessThan(deadline);
+			Thread.sleep(20);
+		}
+		process.destroyForcibly();
+		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).as("killed, not ended").isNotZero();
+		Map<String, Object> position = ExportProcess.position(out);
+		assertThat(position).containsEntry("complete", false);
+		return ((Number) position.get("items")).longValue();
+	}
+
+	private static String[] with(String[] args, String more) {
+		List<String> all = new ArrayList<>(List.of(args));
+		all.add(more);
+		return all.toArray(String[]::new);
+	}
+
+	private List<String> ids(String type, List<Map<String, AttributeValue>> items) {
+		return items.stream().map((item) -> NodeIds.encode(this.declarations.entity(type), item)).toList();
+	}
+
+	private List<Map<String, AttributeValue>> query(String table, String partitionKey, AttributeValue value) {
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		this.dynamoDb.queryPaginator((q) -> q.tableName(table)
+			.keyConditionExpression("#pk = :pk")
+			.expressionAttributeNames(Map.of("#pk", partitionKey))
+			.expressionAttributeValues(Map.of(":pk", value))).items().forEach(items::add);
+		return items;
+	}
+
+	private List<Map<String, AttributeValue>> scan(String table) {
+		List<Map<String, AttributeValue>> items = new ArrayList<>();
+		this.dynamoDb.scanPaginator((s) -> s.tableName(table)).items().forEach(items::add);
+		return items;
+	}
+
+}
