@@ -26,6 +26,45 @@ public record Entity(String name, Table table, KeyTemplate partition, Optional<K
 		fields = Map.copyOf(fields);
 	}
 
+	/**
+	 * The fields an item of this type is named by: the placeholders of its partition key template, then
+	 * of its sort key template, each once.
+	 */
+	public List<String> keyFields() {
+		java.util.Set<String> fields = new java.util.LinkedHashSet<>(this.partition.placeholders());
+		this.sort.ifPresent((template) -> fields.addAll(template.placeholders()));
+		return List.copyOf(fields);
+	}
+
+	/**
+	 * The table key of the item whose key fields have {@code values} (as GraphQL hands arguments of the
+	 * fields' types to a data fetcher), written as a lookup writes it.
+	 * @throws dev.dynamorelay.error.InvalidArgumentException for a value missing, empty, holding a composed
+	 * key's separator, or too long for a key
+	 */
+	public Map<String, AttributeValue> key(java.util.function.Function<String, Object> values) {
+		Map<String, AttributeValue> key = new java.util.HashMap<>();
+		key.put(this.table.partitionKey().name(), keyValue(this.table.partitionKey().name(), this.partition,
+				KeyValue.MAX_PARTITION_KEY_BYTES).value(values, null).orElseThrow());
+		this.sort.ifPresent((template) -> {
+			String attribute = this.table.sortKey().orElseThrow().name();
+			key.put(attribute, keyValue(attribute, template, KeyValue.MAX_SORT_KEY_BYTES).value(values, null).orElseThrow());
+		});
+		return key;
+	}
+
+	/** A key template of this type with each placeholder filled from the value of the field of its name. */
+	private KeyValue keyValue(String attribute, KeyTemplate template, int maxBytes) {
+		Map<String, KeyValue.Source> sources = new java.util.HashMap<>();
+		ValueType keyType = new ValueType.Text();
+		for (String placeholder : template.placeholders()) {
+			ValueType type = this.fields.get(placeholder).type();
+			sources.put(placeholder, new KeyValue.Source(placeholder, true, type));
+			keyType = type;
+		}
+		return new KeyValue(attribute, template, sources, keyType, maxBytes);
+	}
+
 	/** Whether {@code item} is of this type: its type attribute, else the constant text of its key templates. */
 	public boolean matches(Map<String, AttributeValue> item) {
 		if (this.table.typeAttribute().isPresent()) {

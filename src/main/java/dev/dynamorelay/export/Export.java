@@ -177,6 +177,15 @@ final class Export {
 							this.failure.compareAndSet(null, ExportException.failed("could not write %s or its position "
 								.formatted(out) + "file (" + ex.getMessage() + ").", ex));
 						}
+						catch (Error ex) {
+							// A segment that dies must stop the export, never leave it looking complete.
+							this.failure.compareAndSet(null, ExportException.failed(("a segment stopped: %s. With less "
+									+ "memory per page (--page-size) or fewer segments at once (--concurrency), or a larger "
+									+ "-Xmx, run the same command with --resume.").formatted(ex), ex));
+							if (!(ex instanceof OutOfMemoryError)) {
+								throw ex;
+							}
+						}
 					}
 				});
 			}

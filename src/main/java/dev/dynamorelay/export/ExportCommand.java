@@ -60,7 +60,10 @@ public final class ExportCommand {
 			// Beans are made when asked for: the embedded DynamoDB Local is refused before it would start.
 			"spring.main.lazy-initialization=true", "logging.level.org.springframework=ERROR",
 			"logging.level.org.springframework.boot.SpringApplication=OFF",
-			"logging.level.org.springframework.boot.diagnostics=OFF" };
+			"logging.level.org.springframework.boot.diagnostics=OFF",
+			// One call of an export reads a 1 MB page (a parallel Scan's segment on DynamoDB Local takes seconds),
+			// not an interactive page: a minute per call, retries included, unless configured.
+			"dynamo-relay.dynamodb.timeout=60s" };
 
 	private ExportCommand() {
 	}

@@ -1,8 +1,5 @@
 package dev.dynamorelay.export;
 
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,20 +10,15 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 import graphql.GraphQLContext;
-import graphql.GraphQLException;
 import graphql.execution.ValuesResolver;
 import graphql.schema.GraphQLArgument;
-import graphql.schema.GraphQLEnumType;
 import graphql.schema.GraphQLFieldDefinition;
 import graphql.schema.GraphQLInputType;
-import graphql.schema.GraphQLList;
 import graphql.schema.GraphQLNonNull;
 import graphql.schema.GraphQLObjectType;
-import graphql.schema.GraphQLScalarType;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.GraphQLType;
 import graphql.schema.GraphQLTypeUtil;
-import graphql.schema.InputValueWithState;
 import graphql.schema.idl.InterfaceWiringEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.SchemaGenerator;
@@ -34,14 +26,13 @@ import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.UnionWiringEnvironment;
 import graphql.schema.idl.WiringFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.declaration.ConnectionCalls;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.KeyTemplate;
 import dev.dynamorelay.error.ApiException;
+import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.Scalars;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Filter;
@@ -60,8 +51,6 @@ import dev.dynamorelay.pagination.SortOrder;
 final class ExportTarget {
 
 	private static final Set<String> RELAY = Set.of("first", "after", "last", "before");
-
-	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	final DeclaredConnection connection;
 
@@ -142,14 +131,9 @@ final class ExportTarget {
 		Entity parentType = declarations.entities().get(type.getName());
 		Map<String, GraphQLType> parentKeys = new LinkedHashMap<>();
 		if (parentType != null) {
-			List<KeyTemplate> templates = new ArrayList<>();
-			templates.add(parentType.partition());
-			parentType.sort().ifPresent(templates::add);
-			for (KeyTemplate template : templates) {
-				for (String placeholder : template.placeholders()) {
-					GraphQLFieldDefinition keyField = type.getFieldDefinition(placeholder);
-					parentKeys.put(placeholder, (keyField != null) ? keyField.getType() : graphql.Scalars.GraphQLString);
-				}
+			for (String placeholder : parentType.keyFields()) {
+				GraphQLFieldDefinition keyField = type.getFieldDefinition(placeholder);
+				parentKeys.put(placeholder, (keyField != null) ? keyField.getType() : graphql.Scalars.GraphQLString);
 			}
 		}
 		Set<String> known = new TreeSet<>(parentKeys.keySet());
@@ -233,78 +217,17 @@ final class ExportTarget {
 		}
 	}
 
-	/** Coerces the strings of one {@code --arg} as GraphQL coerces a variable's value of {@code type}. */
+	/**
+	 * Coerces the strings of one {@code --arg} as GraphQL coerces a variable's value of {@code type}; a
+	 * list from a repeated {@code --arg} or one split at its commas.
+	 */
 	private static Object coerce(String name, List<String> strings, GraphQLInputType type) {
-		GraphQLType bare = GraphQLTypeUtil.unwrapNonNull(type);
-		Object external;
-		if (bare instanceof GraphQLList list) {
-			List<Object> elements = new ArrayList<>();
-			List<String> parts = new ArrayList<>();
-			for (String each : strings) {
-				if (strings.size() == 1 && each.isEmpty()) {
-					continue;
-				}
-				parts.addAll((strings.size() == 1) ? List.of(each.split(",", -1)) : List.of(each));
-			}
-			for (String part : parts) {
-				elements.add(external(name, part, GraphQLTypeUtil.unwrapNonNull(list.getWrappedType())));
-			}
-			external = elements;
-		}
-		else {
-			if (strings.size() > 1) {
-				throw ExportException.usage("`--arg %s` is given %d times, but `%s` takes one value (%s).".formatted(name,
-						strings.size(), name, GraphQLTypeUtil.simplePrint(type)));
-			}
-			external = external(name, strings.get(0), bare);
-		}
 		try {
-			return ValuesResolver.valueToInternalValue(InputValueWithState.newExternalValue(external), type,
-					GraphQLContext.getDefault(), Locale.ROOT);
+			return ArgumentText.coerce(name, strings, type, true);
 		}
-		catch (GraphQLException | IllegalArgumentException ex) {
-			throw ExportException.usage("`--arg %s=%s` is not a %s: %s".formatted(name, String.join(",", strings),
-					GraphQLTypeUtil.simplePrint(type), ex.getMessage()));
+		catch (ApiException ex) {
+			throw ExportException.usage("`--arg %s`: %s".formatted(name, ex.getMessage()));
 		}
-	}
-
-	/** One string as the JSON value a GraphQL client would send for {@code type}. */
-	private static Object external(String name, String text, GraphQLType type) {
-		if (type instanceof GraphQLScalarType scalar) {
-			switch (scalar.getName()) {
-				case "Int", "Float" -> {
-					try {
-						return new BigDecimal(text.trim());
-					}
-					catch (NumberFormatException ex) {
-						throw ExportException.usage("`--arg %s=%s` is not a number (%s).".formatted(name, text,
-								scalar.getName()));
-					}
-				}
-				case "Boolean" -> {
-					if (text.equals("true") || text.equals("false")) {
-						return Boolean.valueOf(text);
-					}
-					throw ExportException.usage("`--arg %s=%s` is not `true` or `false`.".formatted(name, text));
-				}
-				case "JSON" -> {
-					try {
-						return JSON.readValue(text, Object.class);
-					}
-					catch (RuntimeException ex) {
-						return text;
-					}
-				}
-				default -> {
-					return text;
-				}
-			}
-		}
-		if (type instanceof GraphQLEnumType enumeration && enumeration.getValue(text) == null) {
-			throw ExportException.usage("`--arg %s=%s` is not one of %s.".formatted(name, text,
-					enumeration.getValues().stream().map((value) -> value.getName()).toList()));
-		}
-		return text;
 	}
 
 	/** Every declared connection's coordinates, for messages. */
@@ -318,25 +241,8 @@ final class ExportTarget {
 
 	/** The key of the parent named by {@link #parentKey}: its table's key attributes. */
 	Map<String, AttributeValue> parentItemKey() {
-		Map<String, AttributeValue> key = new HashMap<>();
-		key.put(this.parentType.table().partitionKey().name(), keyValue(this.parentType.partition()));
-		this.parentType.sort()
-			.ifPresent((template) -> key.put(this.parentType.table().sortKey().orElseThrow().name(), keyValue(template)));
-		return key;
-	}
-
-	private AttributeValue keyValue(KeyTemplate template) {
 		try {
-			if (template.isPlaceholder()) {
-				String name = template.placeholders().get(0);
-				Entity.AttributeField field = this.parentType.fields().get(name);
-				return field.type().write(name, this.parentKey.get(name));
-			}
-			return AttributeValue.fromS(template.fill((name) -> {
-				Entity.AttributeField field = this.parentType.fields().get(name);
-				Object value = this.parentKey.get(name);
-				return (field != null) ? field.type().keyText(field.type().write(name, value)) : String.valueOf(value);
-			}));
+			return this.parentType.key(this.parentKey::get);
 		}
 		catch (ApiException ex) {
 			throw ExportException.usage(ex.getMessage());

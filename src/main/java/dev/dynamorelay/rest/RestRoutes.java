@@ -2,7 +2,6 @@ package dev.dynamorelay.rest;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +107,7 @@ final class RestRoutes {
 					continue;
 				}
 				StringBuilder template = new StringBuilder("/api/").append(collection(typeName));
-				List<String> keys = keyFields(entity);
+				List<String> keys = entity.keyFields();
 				String unserved = keys.stream().filter((key) -> type.getFieldDefinition(key) == null).findFirst().orElse(null);
 				if (unserved != null) {
 					skipped.put(coordinates, "`%s`'s key field `%s` is no field of the type".formatted(typeName, unserved));
@@ -143,16 +142,6 @@ final class RestRoutes {
 	/** Connections with no REST path, with why, by coordinates. */
 	Map<String, String> skipped() {
 		return this.skipped;
-	}
-
-	/**
-	 * The fields a type's key is made of: the placeholders of its partition key template, then of its
-	 * sort key template.
-	 */
-	static List<String> keyFields(Entity entity) {
-		Set<String> fields = new LinkedHashSet<>(entity.partition().placeholders());
-		entity.sort().ifPresent((sort) -> fields.addAll(sort.placeholders()));
-		return List.copyOf(fields);
 	}
 
 	/** A type's collection segment: its name with a lower-case first letter, in the plural. */

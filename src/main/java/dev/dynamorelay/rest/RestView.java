@@ -5,19 +5,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import graphql.ExecutionResult;
-import graphql.GraphQLContext;
 import graphql.GraphQLError;
-import graphql.schema.CoercingParseValueException;
-import graphql.schema.GraphQLEnumType;
-import graphql.schema.GraphQLInputType;
-import graphql.schema.GraphQLScalarType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.i18n.LocaleContextHolder;
@@ -38,17 +32,14 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import reactor.core.publisher.Mono;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.KeyTemplate;
-import dev.dynamorelay.declaration.KeyValue;
 import dev.dynamorelay.declaration.NodeIds;
-import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.Problems;
+import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.ConnectionFetcher;
 import dev.dynamorelay.rest.RestRoute.Parameter;
 
@@ -316,7 +307,7 @@ final class RestView {
 				}
 				continue;
 			}
-			variables.put(parameter.name(), RestValues.variable(parameter.name(), values, parameter.type()));
+			variables.put(parameter.name(), ArgumentText.external(parameter.name(), values, parameter.type(), false));
 		}
 		route.parent().ifPresent((parent) -> variables.put("id", parentId(route, parent, request.pathVariables())));
 		return variables;
@@ -337,50 +328,10 @@ final class RestView {
 	private static String parentId(RestRoute route, Entity parent, Map<String, String> path) {
 		Map<String, Object> values = new HashMap<>();
 		for (Parameter parameter : route.pathParameters()) {
-			String text = path.get(parameter.name());
-			Object variable = RestValues.variable(parameter.name(), List.of(text), parameter.type());
-			values.put(parameter.name(), coerce(parameter, variable));
+			values.put(parameter.name(),
+					ArgumentText.coerce(parameter.name(), List.of(path.get(parameter.name())), parameter.type(), false));
 		}
-		Map<String, AttributeValue> key = new HashMap<>();
-		key.put(parent.table().partitionKey().name(),
-				keyValue(parent, parent.table().partitionKey().name(), parent.partition(), KeyValue.MAX_PARTITION_KEY_BYTES)
-					.value(values::get, null).orElseThrow());
-		parent.sort().ifPresent((sort) -> {
-			String attribute = parent.table().sortKey().orElseThrow().name();
-			key.put(attribute, keyValue(parent, attribute, sort, KeyValue.MAX_SORT_KEY_BYTES).value(values::get, null)
-				.orElseThrow());
-		});
-		return NodeIds.encode(parent, key);
-	}
-
-	/** A parent's key template with each placeholder filled from the path parameter of the same name. */
-	private static KeyValue keyValue(Entity parent, String attribute, KeyTemplate template, int maxBytes) {
-		Map<String, KeyValue.Source> sources = new HashMap<>();
-		ValueType keyType = new ValueType.Text();
-		for (String placeholder : template.placeholders()) {
-			ValueType type = parent.fields().get(placeholder).type();
-			sources.put(placeholder, new KeyValue.Source(placeholder, true, type));
-			keyType = type;
-		}
-		return new KeyValue(attribute, template, sources, keyType, maxBytes);
-	}
-
-	/** A path parameter's value as GraphQL hands an argument of its type to a data fetcher. */
-	private static Object coerce(Parameter parameter, Object variable) {
-		GraphQLInputType type = parameter.type();
-		try {
-			if (type instanceof GraphQLScalarType scalar) {
-				return scalar.getCoercing().parseValue(variable, GraphQLContext.getDefault(), Locale.ROOT);
-			}
-			if (type instanceof GraphQLEnumType enumType) {
-				return enumType.parseValue(variable, GraphQLContext.getDefault(), Locale.ROOT);
-			}
-			return variable;
-		}
-		catch (CoercingParseValueException ex) {
-			throw new InvalidArgumentException("`%s` is no %s: %s".formatted(parameter.name(),
-					graphql.schema.GraphQLTypeUtil.simplePrint(type), ex.getMessage()));
-		}
+		return NodeIds.encode(parent, parent.key(values::get));
 	}
 
 	private ServerResponse notFound(RestRoute route, ServerRequest request) {

@@ -9,7 +9,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -78,6 +83,31 @@ final class BenchData {
 		for (int m = 0; m < MOVIES; m++) {
 			loader.put(moviesTable, Map.of("year", AttributeValue.fromN(Integer.toString(MOVIE_YEAR)), "title",
 					AttributeValue.fromS("m%07d".formatted(m)), "rating", AttributeValue.fromN(Integer.toString(m % 10))));
+		}
+		loader.finish();
+	}
+
+	/** Partitions of the export's table: a parallel Scan's segments split by partition key. */
+	static final int EXPORT_PARTITIONS = 10_000;
+
+	/**
+	 * The export's table: {@code count} items like the movies (a title and a rating) spread over
+	 * {@link #EXPORT_PARTITIONS} partitions (partition key {@code part}, sort key {@code n}), so that a
+	 * parallel Scan's segments share the work; the movies' one partition would put every item in one
+	 * segment.
+	 */
+	static void loadExportItems(DynamoDbAsyncClient dynamoDb, String table, int count) {
+		dynamoDb.createTable((create) -> create.tableName(table)
+			.keySchema(KeySchemaElement.builder().attributeName("part").keyType(KeyType.HASH).build(),
+					KeySchemaElement.builder().attributeName("n").keyType(KeyType.RANGE).build())
+			.attributeDefinitions(AttributeDefinition.builder().attributeName("part").attributeType(ScalarAttributeType.S).build(),
+					AttributeDefinition.builder().attributeName("n").attributeType(ScalarAttributeType.N).build())
+			.billingMode(BillingMode.PAY_PER_REQUEST)).join();
+		Loader loader = new Loader(dynamoDb);
+		for (int i = 0; i < count; i++) {
+			loader.put(table, Map.of("part", AttributeValue.fromS("p%05d".formatted(i % EXPORT_PARTITIONS)), "n",
+					AttributeValue.fromN(Integer.toString(i)), "title", AttributeValue.fromS("m%07d".formatted(i)), "rating",
+					AttributeValue.fromN(Integer.toString(i % 10))));
 		}
 		loader.finish();
 	}

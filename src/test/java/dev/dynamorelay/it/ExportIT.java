@@ -57,6 +57,8 @@ class ExportIT extends IntegrationTest {
 			.withZone(java.time.ZoneOffset.UTC)
 			.format(java.time.Instant.ofEpochMilli(Long.parseLong(direct.get(0).get("purchasedAt").n()))));
 		assertThat(ExportProcess.position(out)).containsEntry("complete", true).containsEntry("items", 100);
+		assertThat(lines).as("the REST view's nodes, which GraphQL serves")
+			.isEqualTo(new Rest(this.port).walk(null, "/api/users/user-01/purchases", "purchases", 100).nodes());
 	}
 
 	@Test
@@ -156,7 +158,7 @@ class ExportIT extends IntegrationTest {
 		String file = out.toString();
 		assertUsage(2, "is not a declared connection", "Query.nothing", "--out", file);
 		assertUsage(2, "takes no argument `yeer`", "Query.movies", "--arg", "yeer=1999", "--out", file);
-		assertUsage(2, "`--arg year=abc` is not a number", "Query.movies", "--arg", "year=abc", "--out", file);
+		assertUsage(2, "`--arg year`: `year` must be an integer", "Query.movies", "--arg", "year=abc", "--out", file);
 		assertUsage(2, "needs `--arg year=...`", "Query.movies", "--out", file);
 		assertUsage(2, "`first`, `after`, `last` and `before` are not taken", "Query.movies", "--arg", "year=1999",
 				"--arg", "first=5", "--out", file);

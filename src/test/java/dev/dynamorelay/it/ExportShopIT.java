@@ -56,6 +56,9 @@ class ExportShopIT extends ShopIntegrationTest {
 		Map<String, Object> withTotal = lines.stream().filter((line) -> line.get("total") != null).findFirst().orElseThrow();
 		assertThat(withTotal.get("totalExact")).as("Decimal, served as a string").isInstanceOf(String.class);
 		assertThat(withTotal.get("customerId")).as("read from the key").isEqualTo(customerId);
+		assertThat(lines).as("the REST view's nodes, which GraphQL serves").isEqualTo(new Rest(this.port).walk(null,
+				"/api/customers/" + customerId + "/orders" + Rest.query("statusIn", customerId + "-NEW", "order", "DESC")
+						+ "&statusIn=" + customerId + "-PAID", "orders", 100).nodes());
 	}
 
 	@Test
@@ -80,6 +83,8 @@ class ExportShopIT extends ShopIntegrationTest {
 		Map<String, Object> options = (Map<String, Object>) exported.get(0).get("options");
 		assertThat(options).as("JSON, as GraphQL serves it").containsEntry("size", "M").containsEntry("engraving", null);
 		assertThat(((Number) options.get("weight")).doubleValue()).isEqualTo(1.5);
+		assertThat(exported).as("the REST view's nodes").isEqualTo(new Rest(this.port)
+			.walk(null, "/api/orders/" + customerId + "/" + orderedAt + "/items", "items", 100).nodes());
 
 		ExportProcess.Result missing = exporter().run(this.folder, "Order.items", "--arg", "customerId=" + customerId,
 				"--arg", "orderedAt=2020-01-01T00:00:00.000Z", "--out", this.folder.resolve("none.jsonl").toString());
@@ -100,6 +105,8 @@ class ExportShopIT extends ShopIntegrationTest {
 		assertThat(lines).extracting((line) -> line.get("__typename")).containsExactly("Order", "Order", "Order",
 				"Customer");
 		assertThat(lines.get(3).keySet()).startsWith("__typename", "id", "customerId", "name", "email");
+		assertThat(lines).as("the REST view's nodes").isEqualTo(
+				new Rest(this.port).walk(null, "/api/customers/" + customerId + "/activity", "activity", 100).nodes());
 	}
 
 }
