@@ -19,7 +19,7 @@ import java.util.Map;
  * @param segments a parallel Scan's number of segments; null: no parallel Scan
  * @param firstSegment the first segment this export reads (with {@code segments})
  * @param lastSegment the last segment this export reads, inclusive (with {@code segments})
- * @param pageSize the {@code Limit} of each DynamoDB call (DynamoDB also ends a page at 1 MB)
+ * @param pageSize the {@code Limit} of each DynamoDB call; null: none (DynamoDB's pages of 1 MB)
  * @param concurrency the most segments read at once
  * @param pauseMillis a pause after each page of each segment (gentle exports, and tests)
  * @param springArguments the Spring properties ({@code --name=value})
@@ -29,13 +29,24 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 		List<String> springArguments) {
 
 	/**
-	 * Items per DynamoDB call unless {@code --page-size} says otherwise. A page is held whole while it is
-	 * parsed and written: at most {@code --concurrency} such pages are in memory, so the export's heap
-	 * depends on these two alone, never on the table. 1,000 items keep it within 64 MB at 8 segments
-	 * read at once (DynamoDB's own 1 MB pages took about 250 MB), and cost DynamoDB nothing more: a Scan
-	 * or Query is charged by the bytes it reads, not by the calls.
+	 * The heap one segment's page may take while it is parsed and written: DynamoDB ends a page at 1 MB,
+	 * which the SDK's parsing and the items' maps make up to about 30 MB for small items (measured: 8
+	 * pages at once peaked at about 250 MB).
 	 */
-	static final int DEFAULT_PAGE_SIZE = 1000;
+	static final long PAGE_HEAP = 40L << 20;
+
+	/** The heap the export needs besides its pages (Spring, the SDK, the schema). */
+	static final long BASE_HEAP = 48L << 20;
+
+	/**
+	 * Segments read at once unless {@code --concurrency} says: 4 per core, and no more than the heap
+	 * holds pages of ({@link #PAGE_HEAP} each besides {@link #BASE_HEAP}), so that the export's memory
+	 * is bounded by its heap, never by the table.
+	 */
+	static int defaultConcurrency(int cores, long maxHeap) {
+		long fits = Math.max(1, (maxHeap - BASE_HEAP) / PAGE_HEAP);
+		return (int) Math.max(1, Math.min(4L * cores, fits));
+	}
 
 	static final String USAGE = "Usage: java -jar dynamo-relay.jar export <Type.field> [--arg name=value ...] --out FILE "
 			+ "[--resume | --force] [--segments N [--segment-range A-B]] [--page-size N] [--concurrency N] "
@@ -137,9 +148,9 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 			}
 		}
 		int cores = Runtime.getRuntime().availableProcessors();
-		int reading = (concurrency != null) ? concurrency : Math.max(1, 4 * cores);
+		int reading = (concurrency != null) ? concurrency : defaultConcurrency(cores, Runtime.getRuntime().maxMemory());
 		return new ExportOptions(connection, arguments, out, resume, force, segments, first, last,
-				(pageSize != null) ? pageSize : DEFAULT_PAGE_SIZE, reading, pause, spring);
+				pageSize, reading, pause, spring);
 	}
 
 	/** The position file: beside the output, named after it. */

@@ -973,7 +973,7 @@ public final class Benchmark {
 
 	/**
 	 * The export of 1,000,000 items in 10,000 partitions ({@code export Query.allItems --segments N}, the jar as a
-	 * separate process with a 64 MB heap, through {@code bench/export-schema.graphqls}) beside a raw SDK parallel
+	 * separate process with a 128 MB heap, through {@code bench/export-schema.graphqls}) beside a raw SDK parallel
 	 * Scan of the same table with the same N on the same DynamoDB Local. The export's time is its own
 	 * reading and writing, from its summary line; the process's wall time (JVM and Spring start, client
 	 * shutdown) is reported beside it.
@@ -990,7 +990,7 @@ public final class Benchmark {
 		Path file = out.resolve("items.jsonl");
 		Path gc = out.resolve("export-gc.log");
 		Path stderr = out.resolve("export.err");
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
 				"-Xlog:gc:file=" + gc, "-jar", jar.toString(), "export", "Query.allItems", "--segments",
 				Integer.toString(segments), "--force", "--out", file.toString(), "--dynamo-relay.dynamodb.endpoint=" + dynamoDb,
 				"--dynamo-relay.cursor.secret=bench-export", "--dynamo-relay.schema.locations=bench/export-schema.graphqls");
@@ -1027,7 +1027,7 @@ public final class Benchmark {
 				"%.1f s, %,.0f items/s".formatted(seconds, items / seconds),
 				"%.1f s, %,.0f items/s".formatted(raw[0], raw[1] / raw[0]), "%.2fx".formatted(ratio),
 				"<= 1.3x, every item", ratio <= 1.3 && items == (long) raw[1]);
-		row("export process: wall time (JVM, Spring, client shutdown included), peak heap before GC (-Xmx64m)",
+		row("export process: wall time (JVM, Spring, client shutdown included), peak heap before GC (-Xmx128m)",
 				"%.1f s, %d MB".formatted(wall, peak), "-", "%,d lines written".formatted(lines), "one line per item",
 				lines == items && items == (long) raw[1]);
 		this.figures.put("exportSeconds", seconds);
