@@ -27,8 +27,7 @@ import tools.jackson.core.JsonGenerator;
 
 /**
  * A node as one JSON object: what a GraphQL query selecting every scalar field of the node would answer
- * for it, so that every view of a connection other than GraphQL (the export, the REST view) writes the
- * same JSON as GraphQL does.
+ * for it, so that the export writes the same JSON as GraphQL (and the REST view, which runs GraphQL) does.
  *
  * <p>The object holds {@code __typename} first when asked (a connection whose nodes are of a union or
  * interface), then {@code id} for a type that implements {@code Node}, then every field that reads an

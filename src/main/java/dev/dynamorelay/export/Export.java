@@ -124,10 +124,10 @@ final class Export {
 				pending.add(segment);
 			}
 		}
-		// Every stored cursor is checked before anything is read or written.
-		List<Lane> lanes = new ArrayList<>(pending.size());
+		// Every stored cursor is checked before anything is read or written; a segment's read is prepared
+		// only when a worker takes it, so that memory does not grow with the number of segments.
 		for (int segment : pending) {
-			lanes.add(lane(segment));
+			lane(segment);
 		}
 		Path out = this.options.out();
 		if (this.options.resume()) {
@@ -153,11 +153,11 @@ final class Export {
 			thread.setDaemon(true);
 			return thread;
 		});
-		progress.scheduleAtFixedRate(() -> this.err.println(progress(started, expected, expectedNote)), 1, 1,
+		progress.scheduleWithFixedDelay(() -> this.err.println(progress(started, expected, expectedNote)), 1, 1,
 				TimeUnit.SECONDS);
 		try (FileChannel closing = this.output) {
-			int threads = Math.max(1, Math.min(this.options.concurrency(), lanes.size()));
-			ConcurrentLinkedQueue<Lane> queue = new ConcurrentLinkedQueue<>(lanes);
+			int threads = Math.max(1, Math.min(this.options.concurrency(), pending.size()));
+			ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(pending);
 			ExecutorService workers = Executors.newFixedThreadPool(threads, (task) -> {
 				Thread thread = new Thread(task, "export-segment");
 				thread.setDaemon(true);
@@ -165,10 +165,10 @@ final class Export {
 			});
 			for (int t = 0; t < threads; t++) {
 				workers.execute(() -> {
-					Lane lane;
-					while (this.failure.get() == null && (lane = queue.poll()) != null) {
+					Integer segment;
+					while (this.failure.get() == null && (segment = queue.poll()) != null) {
 						try {
-							read(lane);
+							read(lane(segment));
 						}
 						catch (RuntimeException ex) {
 							this.failure.compareAndSet(null, ex);

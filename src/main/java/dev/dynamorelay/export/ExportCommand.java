@@ -2,7 +2,12 @@ package dev.dynamorelay.export;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +86,7 @@ public final class ExportCommand {
 		System.setOut(err);
 		try {
 			ExportOptions options = ExportOptions.parse(args);
-			export(options, err);
+			exportAlone(options, err);
 			return 0;
 		}
 		catch (ExportException ex) {
@@ -91,13 +96,38 @@ public final class ExportCommand {
 			}
 			return ex.exitCode();
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			err.println("export failed: " + reason(ex));
 			return 1;
 		}
 		finally {
 			err.flush();
 			System.setOut(out);
+		}
+	}
+
+	/**
+	 * Runs the export while holding a lock on {@code FILE.lock}: two runs on one output (a resume started
+	 * twice, a --force beside a running export) would append to one file and store one position.
+	 */
+	private static void exportAlone(ExportOptions options, PrintStream err) {
+		Path lockFile = options.out().resolveSibling(options.out().getFileName() + ".lock");
+		try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+			FileLock lock;
+			try {
+				lock = channel.tryLock();
+			}
+			catch (OverlappingFileLockException ex) {
+				lock = null;
+			}
+			if (lock == null) {
+				throw ExportException.usage(("another export is writing %s (it holds %s): wait for it to end, or stop "
+						+ "it first.").formatted(options.out(), lockFile));
+			}
+			export(options, err);
+		}
+		catch (IOException ex) {
+			throw ExportException.failed("could not lock %s (%s).".formatted(lockFile, ex.getMessage()), ex);
 		}
 	}
 

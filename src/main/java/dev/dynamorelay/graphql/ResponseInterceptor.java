@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ErrorClassification;
 import graphql.ErrorType;
@@ -33,7 +34,7 @@ import dev.dynamorelay.pagination.ReadStats;
  * as execution and was stopped there.
  */
 @Component
-class ResponseInterceptor implements WebGraphQlInterceptor {
+public class ResponseInterceptor implements WebGraphQlInterceptor {
 
 	private final boolean extensions;
 
@@ -43,6 +44,9 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 	/** Items a request's connection fields and counts may scan together. */
 	private final long requestItems;
 
+	/** The most items a request may read by its estimate; bounds shared budgets too. */
+	private final long maxItems;
+
 	/** A request's DynamoDB calls in flight at once. */
 	private final int maxCallsInFlight;
 
@@ -50,17 +54,35 @@ class ResponseInterceptor implements WebGraphQlInterceptor {
 	private final FairShare fairShare;
 
 	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets,
-			FairShare fairShare) {
+			FairShare fairShare, LimitsProperties limits) {
 		this.fairShare = fairShare;
+		this.maxItems = limits.maxItems();
 		this.extensions = properties.enabled();
 		this.readTimeout = dynamoDb.readTimeout();
 		this.requestItems = budgets.requestItems();
 		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
 	}
 
+	/**
+	 * A request attribute holding an {@code AtomicReference<ReadStats>}: executions that carry the same one
+	 * share one {@link ReadStats} (its deadline, item budget and calls in flight), the first creating it. The
+	 * REST view's reads of one page are such executions; their item budget is also bounded by
+	 * {@code dynamo-relay.limits.max-items}, which no single one of them reaches by its estimate.
+	 */
+	public static final String SHARED_STATS = ResponseInterceptor.class.getName() + ".sharedStats";
+
 	@Override
+	@SuppressWarnings("unchecked")
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		ReadStats stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight, this.fairShare);
+		ReadStats stats;
+		if (request.getAttributes().get(SHARED_STATS) instanceof AtomicReference<?> shared) {
+			stats = ((AtomicReference<ReadStats>) shared).updateAndGet((existing) -> (existing != null) ? existing
+					: new ReadStats(this.readTimeout, Math.min(this.requestItems, this.maxItems), this.maxCallsInFlight,
+							this.fairShare));
+		}
+		else {
+			stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight, this.fairShare);
+		}
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			return input;

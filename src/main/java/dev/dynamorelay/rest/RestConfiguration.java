@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.graphql.execution.GraphQlSource;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.security.web.firewall.FirewalledRequest;
 import org.springframework.security.web.firewall.HttpFirewall;
@@ -84,14 +85,17 @@ class RestConfiguration {
 		// As many budget-cut reads as a GraphQL request's budget holds pages of its own.
 		int followUps = (int) Math.max(1, pagination.requestBudget() / pagination.readBudget());
 		RestView view = new RestView(graphQlHandler, routes, (defaultSize > 0) ? defaultSize : maxSize, maxSize,
-				followUps, dynamoDb.timeout().dividedBy(2));
+				followUps);
 		Map<String, Object> openApi = OpenApi.document(routes, declarations, graphQlSource.schema(),
 				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced());
 		RouterFunctions.Builder builder = RouterFunctions.route()
-			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi));
+			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
+			.HEAD(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
+			.OPTIONS(OPENAPI, (request) -> ServerResponse.ok().allow(HttpMethod.GET, HttpMethod.HEAD).build());
 		for (RestRoute route : routes.routes()) {
 			builder.GET(route.path(), (request) -> view.page(route, request));
 			builder.HEAD(route.path(), (request) -> view.page(route, request));
+			builder.OPTIONS(route.path(), (request) -> ServerResponse.ok().allow(HttpMethod.GET, HttpMethod.HEAD).build());
 		}
 		logger.info("REST view: {} connection paths under /api/, described at {}", routes.routes().size(), OPENAPI);
 		return builder.route(RequestPredicates.path("/api").or(RequestPredicates.path("/api/**")), view::unrouted)

@@ -86,8 +86,11 @@ final class RestRoutes {
 				queryParameters.add(new Parameter(argument.getName(), argument.getType(), required,
 						argument.getDescription()));
 			}
+			if (!typeName.equals(query.getName()) && field.getArgument("id") != null) {
+				clash = "id";
+			}
 			if (clash != null) {
-				skipped.put(coordinates, "its argument `%s` has the name of the REST view's own parameter".formatted(clash));
+				skipped.put(coordinates, "its argument `%s` has the name of a variable of the REST view's own".formatted(clash));
 				continue;
 			}
 			String nodeType = nodeType(field);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ExecutionResult;
 import graphql.GraphQLError;
@@ -41,6 +42,8 @@ import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.Problems;
 import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.ConnectionFetcher;
+import dev.dynamorelay.graphql.ResponseInterceptor;
+import dev.dynamorelay.pagination.ReadStats;
 import dev.dynamorelay.rest.RestRoute.Parameter;
 
 /**
@@ -56,8 +59,9 @@ import dev.dynamorelay.rest.RestRoute.Parameter;
  * filter that matched little of what it read) only knows that more may match; the view then reads on
  * from where it stopped, for what the page still lacks (or, when full, with {@code first: 0}: does one
  * more item match?), until the page is full and one more match is known, the range ends (the token is
- * null), or the page has spent as many reads as a GraphQL request's budget holds pages, or half the
- * DynamoDB timeout: only then does a token stand where the rest may hold no match.
+ * null), or the page has spent the item budget or the time of one GraphQL request, which all its reads
+ * share ({@link ResponseInterceptor#SHARED_STATS}): only then does a token stand where the rest may hold
+ * no match.
  *
  * <p>Errors are {@code application/problem+json} with the contract's code. A node field the caller may
  * not read ({@code FORBIDDEN} inside a node) is left out of that node; any other error answers the
@@ -78,19 +82,15 @@ final class RestView {
 	/** How many budget-cut reads one REST page may follow to settle {@code nextToken}. */
 	private final int maxFollowUps;
 
-	/** How long a page may spend settling {@code nextToken}. */
-	private final Duration followUpTime;
 
 	private final IdGenerator ids = new AlternativeJdkIdGenerator();
 
-	RestView(WebGraphQlHandler graphQl, RestRoutes routes, int defaultSize, int maxSize, int maxFollowUps,
-			Duration followUpTime) {
+	RestView(WebGraphQlHandler graphQl, RestRoutes routes, int defaultSize, int maxSize, int maxFollowUps) {
 		this.graphQl = graphQl;
 		this.routes = routes;
 		this.defaultSize = defaultSize;
 		this.maxSize = maxSize;
 		this.maxFollowUps = maxFollowUps;
-		this.followUpTime = followUpTime;
 	}
 
 	/** Answers {@code GET} of {@code route}. */
@@ -104,10 +104,11 @@ final class RestView {
 			return problem(ex.code(), ex.getMessage(), path);
 		}
 		SecurityContext security = SecurityContextHolder.getContext();
-		long deadline = System.nanoTime() + this.followUpTime.toNanos();
+		// All reads of the page share one deadline and item budget, as the fields of one GraphQL request do.
+		AtomicReference<ReadStats> shared = new AtomicReference<>();
 		int limit = (Integer) variables.get("first");
 		List<Map<String, Object>> nodes = new ArrayList<>(limit);
-		Mono<ServerResponse> answer = fill(route, request, variables, security, nodes, 0, deadline).map((next) -> {
+		Mono<ServerResponse> answer = fill(route, request, variables, security, nodes, 0, shared).map((next) -> {
 			Map<String, Object> body = new LinkedHashMap<>();
 			body.put(route.itemsKey(), nodes);
 			body.put("nextToken", next.orElse(null));
@@ -127,13 +128,14 @@ final class RestView {
 	 * the follow-ups and time a page may spend.
 	 */
 	private Mono<Optional<String>> fill(RestRoute route, ServerRequest request, Map<String, Object> variables,
-			SecurityContext security, List<Map<String, Object>> nodes, int followUps, long deadline) {
-		return execute(route, request, variables, security).flatMap((read) -> {
+			SecurityContext security, List<Map<String, Object>> nodes, int followUps, AtomicReference<ReadStats> shared) {
+		return execute(route, request, variables, security, shared).flatMap((read) -> {
 			if (read.problem() != null) {
 				if (followUps == 0) {
 					return Mono.error(new Answer(read.problem()));
 				}
 				// Not settled: the page's own cursor stands, as GraphQL's endCursor does.
+				logger.info("A read behind a cut page of {} failed; answering with its cursor", route.field());
 				return Mono.just(Optional.ofNullable((String) variables.get("after")));
 			}
 			if (read.nodes() == null) {
@@ -145,13 +147,15 @@ final class RestView {
 			if (!read.hasNextPage()) {
 				return Mono.just(Optional.empty());
 			}
-			if (!read.cut() || followUps >= this.maxFollowUps || System.nanoTime() > deadline) {
+			ReadStats stats = shared.get();
+			if (!read.cut() || followUps >= this.maxFollowUps || stats == null || !stats.hasItemsLeft()
+					|| stats.remaining(Duration.ofDays(1)).isNegative() || stats.remaining(Duration.ofDays(1)).isZero()) {
 				return Mono.just(Optional.ofNullable(next));
 			}
 			Map<String, Object> onwards = new HashMap<>(variables);
 			onwards.put("first", (Integer) variables.get("first") - read.nodes().size());
 			onwards.put("after", next);
-			return fill(route, request, onwards, security, nodes, followUps + 1, deadline);
+			return fill(route, request, onwards, security, nodes, followUps + 1, shared);
 		});
 	}
 
@@ -169,13 +173,13 @@ final class RestView {
 
 	/** One execution of the route's operation as the request's caller. */
 	private Mono<Result> execute(RestRoute route, ServerRequest request, Map<String, Object> variables,
-			SecurityContext security) {
+			SecurityContext security, AtomicReference<ReadStats> shared) {
 		SerializableGraphQlRequest body = new SerializableGraphQlRequest();
 		body.setQuery(route.document());
 		body.setOperationName("RestPage");
 		body.setVariables(variables);
 		WebGraphQlRequest graphQlRequest = new WebGraphQlRequest(request.uri(), request.headers().asHttpHeaders(),
-				cookies(request), request.remoteAddress().orElse(null), request.attributes(), body,
+				cookies(request), request.remoteAddress().orElse(null), attributes(request, shared), body,
 				this.ids.generateId().toString(), LocaleContextHolder.getLocale());
 		AtomicBoolean cut = new AtomicBoolean();
 		graphQlRequest.configureExecutionInput((input, builder) -> {
@@ -193,6 +197,12 @@ final class RestView {
 		finally {
 			SecurityContextHolder.setContext(previous);
 		}
+	}
+
+	private static Map<String, Object> attributes(ServerRequest request, AtomicReference<ReadStats> shared) {
+		Map<String, Object> attributes = new HashMap<>(request.attributes());
+		attributes.put(ResponseInterceptor.SHARED_STATS, shared);
+		return attributes;
 	}
 
 	/** The page an execution answered, or the problem it ran into. */
@@ -216,8 +226,10 @@ final class RestView {
 		Map<Integer, List<String>> leftOut = new HashMap<>();
 		for (GraphQLError error : result.getErrors()) {
 			List<Object> errorPath = error.getPath();
-			if (page != null && errorPath != null && errorPath.size() > nodeAt + 1 && "node".equals(errorPath.get(nodeAt))
-					&& errorPath.get(nodeAt - 1) instanceof Integer index) {
+			ErrorCode code = code(error);
+			boolean refusedField = code == ErrorCode.FORBIDDEN || code == ErrorCode.UNAUTHENTICATED;
+			if (refusedField && page != null && errorPath != null && errorPath.size() > nodeAt + 1
+					&& "node".equals(errorPath.get(nodeAt)) && errorPath.get(nodeAt - 1) instanceof Integer index) {
 				leftOut.computeIfAbsent(index, (key) -> new ArrayList<>()).add(String.valueOf(errorPath.get(nodeAt + 1)));
 			}
 			else {
@@ -352,7 +364,7 @@ final class RestView {
 					|| request.path().equals(RestConfiguration.OPENAPI);
 			if (known) {
 				HttpStatus status = HttpStatus.METHOD_NOT_ALLOWED;
-				return ServerResponse.status(status).contentType(Problems.MEDIA_TYPE).allow(HttpMethod.GET)
+				return ServerResponse.status(status).contentType(Problems.MEDIA_TYPE).allow(HttpMethod.GET, HttpMethod.HEAD)
 					.body(Problems.of(status, ErrorCode.INVALID_ARGUMENT,
 							"The REST view only reads: use GET, not %s.".formatted(request.method().name()), request.path()));
 			}

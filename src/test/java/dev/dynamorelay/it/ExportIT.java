@@ -90,9 +90,14 @@ class ExportIT extends IntegrationTest {
 		String userId = this.fixtures.buyer("export-kill");
 		this.fixtures.putPurchases(this.fixtures.purchases(userId, 400, 1_700_000_000_000L, "books"));
 		Path out = this.folder.resolve("kill.jsonl");
-		String[] args = { "User.purchases", "--arg", "userId=" + userId, "--page-size", "10", "--pause", "150",
+		String[] args = { "User.purchases", "--arg", "userId=" + userId, "--page-size", "10", "--pause", "300",
 				"--out", out.toString() };
-		long storedItems = killAfterPages(out, 5, args);
+		long storedItems = killAfterPages(out, 5, () -> {
+			// A second run on the same output while the first runs is refused, and writes nothing.
+			ExportProcess.Result second = this.export.run(this.folder, with(args, "--resume"));
+			assertThat(second.exitCode()).as(second.stderr()).isEqualTo(2);
+			assertThat(second.stderr()).contains("another export is writing");
+		}, args);
 		assertThat(storedItems).as("killed mid-way").isGreaterThan(0).isLessThan(400);
 		// A kill between appending a page and storing its position leaves lines the position does not cover.
 		Files.writeString(out, "{\"id\":\"torn", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
@@ -194,6 +199,12 @@ class ExportIT extends IntegrationTest {
 	 * returns the items its position file covers.
 	 */
 	private long killAfterPages(Path out, int pages, String... args) throws Exception {
+		return killAfterPages(out, pages, () -> {
+		}, args);
+	}
+
+	/** As above, running {@code meanwhile} after the pages and before the kill. */
+	private long killAfterPages(Path out, int pages, ThrowingRunnable meanwhile, String... args) throws Exception {
 		Process process = this.export.start(Files.createTempFile(this.folder, "killed", ".err"), args);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (true) {
@@ -205,6 +216,8 @@ class ExportIT extends IntegrationTest {
 			assertThat(System.nanoTime()).as("the export makes progress").isLessThan(deadline);
 			Thread.sleep(20);
 		}
+		meanwhile.run();
+		assertThat(process.isAlive()).as("still running when killed").isTrue();
 		process.destroyForcibly();
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).as("killed, not ended").isNotZero();
@@ -236,6 +249,13 @@ class ExportIT extends IntegrationTest {
 		List<Map<String, AttributeValue>> items = new ArrayList<>();
 		this.dynamoDb.scanPaginator((s) -> s.tableName(table)).items().forEach(items::add);
 		return items;
+	}
+
+	@FunctionalInterface
+	private interface ThrowingRunnable {
+
+		void run() throws Exception;
+
 	}
 
 }

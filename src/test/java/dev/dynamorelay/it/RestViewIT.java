@@ -215,7 +215,11 @@ class RestViewIT extends IntegrationTest {
 		this.rest.get("/api").assertProblem(404, "NOT_FOUND");
 		Answer post = this.rest.send(null, "POST", "/api/users/" + this.buyer + "/purchases");
 		post.assertProblem(405, "INVALID_ARGUMENT");
-		assertThat(post.headers().get("allow")).containsExactly("GET");
+		assertThat(post.headers().get("allow")).singleElement().asString().contains("GET", "HEAD");
+		Answer options = this.rest.send(null, "OPTIONS", "/api/users/" + this.buyer + "/purchases");
+		assertThat(options.status()).isEqualTo(200);
+		assertThat(options.headers().get("allow")).singleElement().asString().contains("GET", "HEAD");
+		assertThat(this.rest.send(null, "HEAD", "/api/openapi.json").status()).isEqualTo(200);
 		this.rest.send(null, "DELETE", "/api/users").assertProblem(405, "INVALID_ARGUMENT");
 	}
 
