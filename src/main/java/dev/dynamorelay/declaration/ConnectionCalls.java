@@ -31,6 +31,9 @@ public final class ConnectionCalls {
 	 */
 	private static final String MAX_SUFFIX = new String(Character.toChars(Character.MAX_CODE_POINT));
 
+	/** The Relay arguments of every connection field, which choose the page, not the items. */
+	public static final java.util.Set<String> RELAY_ARGUMENTS = java.util.Set.of("first", "after", "last", "before");
+
 	private ConnectionCalls() {
 	}
 

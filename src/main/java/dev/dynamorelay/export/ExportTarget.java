@@ -50,8 +50,6 @@ import dev.dynamorelay.pagination.SortOrder;
  */
 final class ExportTarget {
 
-	private static final Set<String> RELAY = Set.of("first", "after", "last", "before");
-
 	final DeclaredConnection connection;
 
 	/** The connection field's own arguments, coerced, with defaults. */
@@ -138,12 +136,12 @@ final class ExportTarget {
 		}
 		Set<String> known = new TreeSet<>(parentKeys.keySet());
 		for (GraphQLArgument argument : field.getArguments()) {
-			if (!RELAY.contains(argument.getName())) {
+			if (!ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
 				known.add(argument.getName());
 			}
 		}
 		for (String name : given.keySet()) {
-			if (RELAY.contains(name)) {
+			if (ConnectionCalls.RELAY_ARGUMENTS.contains(name)) {
 				throw ExportException.usage(("`--arg %s`: an export reads the whole connection; `first`, `after`, `last` "
 						+ "and `before` are not taken (use --resume to continue an export).").formatted(name));
 			}
@@ -165,7 +163,7 @@ final class ExportTarget {
 		Map<String, Object> arguments = new LinkedHashMap<>();
 		for (GraphQLArgument argument : field.getArguments()) {
 			String name = argument.getName();
-			if (RELAY.contains(name)) {
+			if (ConnectionCalls.RELAY_ARGUMENTS.contains(name)) {
 				continue;
 			}
 			List<String> values = given.get(name);

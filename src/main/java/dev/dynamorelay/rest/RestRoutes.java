@@ -16,6 +16,7 @@ import graphql.schema.GraphQLObjectType;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.GraphQLTypeUtil;
 
+import dev.dynamorelay.declaration.ConnectionCalls;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
@@ -40,9 +41,6 @@ import dev.dynamorelay.rest.RestRoute.Parameter;
  * (or whose path another one already has) is listed in {@link #skipped()} with the reason.
  */
 final class RestRoutes {
-
-	/** The Relay arguments, which the REST view answers with {@code limit} and {@code nextToken}. */
-	static final Set<String> RELAY = Set.of("first", "after", "last", "before");
 
 	/** The query parameters every route has. */
 	static final Set<String> PAGING = Set.of("limit", "nextToken");
@@ -76,7 +74,7 @@ final class RestRoutes {
 			List<Parameter> queryParameters = new ArrayList<>();
 			String clash = null;
 			for (GraphQLArgument argument : field.getArguments()) {
-				if (RELAY.contains(argument.getName())) {
+				if (ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
 					continue;
 				}
 				if (PAGING.contains(argument.getName())) {
