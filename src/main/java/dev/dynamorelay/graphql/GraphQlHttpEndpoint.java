@@ -18,14 +18,12 @@ import org.springframework.graphql.server.WebGraphQlRequest;
 import org.springframework.graphql.server.WebGraphQlResponse;
 import org.springframework.graphql.server.support.SerializableGraphQlRequest;
 import org.springframework.graphql.server.webmvc.GraphQlHttpHandler;
-import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.util.AlternativeJdkIdGenerator;
 import org.springframework.util.IdGenerator;
-import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -91,7 +89,7 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 					+ GET_USAGE);
 		}
 		WebGraphQlRequest graphQlRequest = new WebGraphQlRequest(request.uri(), request.headers().asHttpHeaders(),
-				cookies(request), request.remoteAddress().orElse(null), request.attributes(), body,
+				ServerRequests.cookies(request), request.remoteAddress().orElse(null), request.attributes(), body,
 				this.ids.generateId().toString(), LocaleContextHolder.getLocale());
 		graphQlRequest.configureExecutionInput((input, builder) -> {
 			input.getGraphQLContext().put(OVER_GET, true);
@@ -220,15 +218,6 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 			throw new BadParameter("The `" + name + "` parameter must be a JSON object. " + GET_USAGE);
 		}
 		return (Map<String, Object>) value;
-	}
-
-	private static MultiValueMap<String, HttpCookie> cookies(ServerRequest request) {
-		MultiValueMap<String, HttpCookie> cookies = new LinkedMultiValueMap<>();
-		request.cookies()
-			.values()
-			.forEach((list) -> list.forEach((cookie) -> cookies.add(cookie.getName(),
-					new HttpCookie(cookie.getName(), cookie.getValue()))));
-		return cookies;
 	}
 
 	private static final class BadParameter extends RuntimeException {

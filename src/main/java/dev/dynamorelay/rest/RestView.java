@@ -19,7 +19,6 @@ import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.graphql.server.WebGraphQlRequest;
 import org.springframework.graphql.server.support.SerializableGraphQlRequest;
-import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -28,7 +27,6 @@ import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.AlternativeJdkIdGenerator;
 import org.springframework.util.IdGenerator;
-import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -43,6 +41,7 @@ import dev.dynamorelay.error.Problems;
 import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.ConnectionFetcher;
 import dev.dynamorelay.graphql.ResponseInterceptor;
+import dev.dynamorelay.graphql.ServerRequests;
 import dev.dynamorelay.pagination.ReadStats;
 import dev.dynamorelay.rest.RestRoute.Parameter;
 
@@ -179,7 +178,7 @@ final class RestView {
 		body.setOperationName("RestPage");
 		body.setVariables(variables);
 		WebGraphQlRequest graphQlRequest = new WebGraphQlRequest(request.uri(), request.headers().asHttpHeaders(),
-				cookies(request), request.remoteAddress().orElse(null), attributes(request, shared), body,
+				ServerRequests.cookies(request), request.remoteAddress().orElse(null), attributes(request, shared), body,
 				this.ids.generateId().toString(), LocaleContextHolder.getLocale());
 		AtomicBoolean cut = new AtomicBoolean();
 		graphQlRequest.configureExecutionInput((input, builder) -> {
@@ -395,15 +394,6 @@ final class RestView {
 			response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
 		}
 		return response.body(Problems.of(status, code, detail, path));
-	}
-
-	private static MultiValueMap<String, HttpCookie> cookies(ServerRequest request) {
-		MultiValueMap<String, HttpCookie> cookies = new LinkedMultiValueMap<>();
-		request.cookies()
-			.values()
-			.forEach((list) -> list.forEach((cookie) -> cookies.add(cookie.getName(),
-					new HttpCookie(cookie.getName(), cookie.getValue()))));
-		return cookies;
 	}
 
 	/**
