@@ -6,6 +6,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 import dev.dynamorelay.export.ExportCommand;
+import dev.dynamorelay.iam.GenerateIamPolicyCommand;
 import dev.dynamorelay.introspection.GenerateSchemaCommand;
 
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
@@ -15,6 +16,9 @@ public class DynamoRelayApplication {
 	public static void main(String[] args) {
 		if (args.length > 0 && "generate-schema".equals(args[0])) {
 			System.exit(GenerateSchemaCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+		}
+		if (args.length > 0 && "generate-iam-policy".equals(args[0])) {
+			System.exit(GenerateIamPolicyCommand.run(Arrays.copyOfRange(args, 1, args.length)));
 		}
 		if (args.length > 0 && "export".equals(args[0])) {
 			System.exit(ExportCommand.run(Arrays.copyOfRange(args, 1, args.length)));

@@ -8,6 +8,7 @@ import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.graphql.execution.DataFetcherExceptionResolverAdapter;
 import org.springframework.graphql.execution.ErrorType;
 import org.springframework.stereotype.Component;
@@ -16,6 +17,7 @@ import org.springframework.validation.BindException;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.web.RequestIdFilter;
 
 /**
  * Maps every failure of a data fetcher to a GraphQL error with the contract's code.
@@ -34,8 +36,32 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 		setThreadLocalContextAware(false);
 	}
 
+	/**
+	 * Resolves with the request's id in the MDC: data fetchers fail on the SDK's and graphql-java's
+	 * threads, not on the servlet thread the id was put on.
+	 */
 	@Override
 	protected GraphQLError resolveToSingleError(Throwable failure, DataFetchingEnvironment environment) {
+		Object id = environment.getGraphQlContext().get(RequestIdFilter.MDC_KEY);
+		if (!(id instanceof String requestId) || requestId.equals(MDC.get(RequestIdFilter.MDC_KEY))) {
+			return resolve(failure, environment);
+		}
+		String previous = MDC.get(RequestIdFilter.MDC_KEY);
+		MDC.put(RequestIdFilter.MDC_KEY, requestId);
+		try {
+			return resolve(failure, environment);
+		}
+		finally {
+			if (previous != null) {
+				MDC.put(RequestIdFilter.MDC_KEY, previous);
+			}
+			else {
+				MDC.remove(RequestIdFilter.MDC_KEY);
+			}
+		}
+	}
+
+	private GraphQLError resolve(Throwable failure, DataFetchingEnvironment environment) {
 		Throwable cause = DynamoDbFailures.unwrap(failure);
 		if (cause instanceof ApiException api && api.code() != ErrorCode.UNAVAILABLE) {
 			return error(environment, api.code(), api.getMessage());

@@ -23,10 +23,12 @@ import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.pagination.FairShare;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
+import dev.dynamorelay.web.RequestIdFilter;
 
 /**
  * Gives every request its {@link ReadStats} (its deadline, item budget and limit on calls in flight),
- * every executed response its {@code extensions.dynamodb}, and every error an {@code extensions.code}.
+ * every executed response its {@code extensions.dynamodb}, and every error an {@code extensions.code}; puts
+ * the request's id ({@link RequestIdFilter}) in the GraphQL context, for log lines written off the servlet thread.
  *
  * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
  * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}. A request refused by the
@@ -85,6 +87,9 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 		}
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
+			if (request.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id) {
+				input.getGraphQLContext().put(RequestIdFilter.MDC_KEY, id);
+			}
 			return input;
 		});
 		return chain.next(request).map((response) -> shape(response, stats));

@@ -122,12 +122,18 @@ class DynamoDbFaultsIT extends IntegrationTest {
 	@Test
 	void aStoppedDynamoDbIsUnavailableWithinASecondAndRecovers() throws Exception {
 		assertServes();
+		assertThat(health("/readiness")).isEqualTo(200);
+		assertThat(health("/liveness")).isEqualTo(200);
 		PROXY.mode(FreezableProxy.Mode.STOPPED);
 		assertUnreachable("stopped");
 		assertThat(health()).isEqualTo(503);
+		assertThat(health("/readiness")).as("no traffic while DynamoDB is unreachable").isEqualTo(503);
+		assertThat(health("/liveness")).as("a restart would not bring DynamoDB back").isEqualTo(200);
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
 		assertServes();
 		assertThat(health()).isEqualTo(200);
+		assertThat(health("/readiness")).isEqualTo(200);
+		assertThat(health("/liveness")).isEqualTo(200);
 	}
 
 	@Test
@@ -184,9 +190,14 @@ class DynamoDbFaultsIT extends IntegrationTest {
 	}
 
 	private int health() throws Exception {
+		return health("");
+	}
+
+	/** The status of {@code /actuator/health} and its probes ({@code /liveness}, {@code /readiness}). */
+	private int health(String probe) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 		HttpResponse<String> response = http.send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health"))
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health" + probe))
 					.timeout(Duration.ofSeconds(10))
 					.build(),
 				HttpResponse.BodyHandlers.ofString());

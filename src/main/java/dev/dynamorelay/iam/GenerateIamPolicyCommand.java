@@ -1,0 +1,179 @@
+package dev.dynamorelay.iam;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.core.util.DefaultIndenter;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.core.util.Separators;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.declaration.DeclarationReader;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.TablesProperties;
+import dev.dynamorelay.introspection.GenerateSchemaCommand;
+import dev.dynamorelay.sample.SampleAccess;
+import dev.dynamorelay.sample.SampleDataProperties;
+
+/**
+ * {@code java -jar dynamo-relay.jar generate-iam-policy --account ID --region REGION [--property=value...]}:
+ * prints the least-privilege IAM policy of a server with the same properties ({@link IamPolicy}) to standard
+ * output, and nothing else.
+ *
+ * <p>It reads the declarations only ({@code dynamo-relay.schema.locations}, {@code dynamo-relay.tables.prefix},
+ * from arguments, the environment or {@code application.yml}), through a Spring context of the properties
+ * alone: no DynamoDB client, no endpoint, no embedded DynamoDB Local, so it runs in a build before any table
+ * exists. Notes (what the policy grants because of which property) and logs go to standard error. A usage
+ * mistake is one line and exit code 2; declarations that cannot be read, their problems and exit code 1.
+ */
+public final class GenerateIamPolicyCommand {
+
+	static final String USAGE = "Usage: java -jar dynamo-relay.jar generate-iam-policy --account ID --region REGION "
+			+ "[--dynamo-relay.schema.locations=...] [--dynamo-relay.tables.prefix=...]";
+
+	private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+
+	/** AWS regions' shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
+	private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
+
+	private static final String[] DEFAULTS = { "spring.main.log-startup-info=false", "logging.level.root=WARN",
+			"logging.level.org.springframework=ERROR", "logging.level.org.springframework.boot.SpringApplication=OFF",
+			"logging.level.org.springframework.boot.diagnostics=OFF" };
+
+	/** Indented as the AWS console shows policies: {@code "name": value}, one array element a line. */
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.enable(SerializationFeature.INDENT_OUTPUT)
+		.defaultPrettyPrinter(new DefaultPrettyPrinter()
+			.withSeparators(Separators.createDefaultInstance().withObjectNameValueSpacing(Separators.Spacing.AFTER))
+			.withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"))
+			.withObjectIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n")))
+		.build();
+
+	private GenerateIamPolicyCommand() {
+	}
+
+	/**
+	 * Prints the policy to {@link System#out}.
+	 * @param args {@code --account}, {@code --region} and Spring Boot arguments
+	 * @return 0 when the policy was printed, 2 for a usage mistake, 1 when the declarations cannot be read
+	 */
+	public static int run(String... args) {
+		PrintStream out = System.out;
+		PrintStream err = System.err;
+		System.setOut(err);
+		try {
+			String account = null;
+			String region = null;
+			List<String> properties = new ArrayList<>();
+			for (int i = 0; i < args.length; i++) {
+				String arg = args[i];
+				String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+				if (name.equals("--account") || name.equals("--region")) {
+					String value;
+					if (arg.contains("=")) {
+						value = arg.substring(arg.indexOf('=') + 1);
+					}
+					else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+						value = args[++i];
+					}
+					else {
+						return usage(err, "`" + name + "` needs a value.");
+					}
+					if (name.equals("--account")) {
+						account = value;
+					}
+					else {
+						region = value;
+					}
+				}
+				else if (arg.startsWith("--") && arg.contains("=")) {
+					properties.add(arg);
+				}
+				else {
+					return usage(err, "`" + arg + "` is not an option: properties are given as `--name=value`.");
+				}
+			}
+			if (account == null || !ACCOUNT.matcher(account).matches()) {
+				return usage(err, (account == null) ? "--account is missing."
+						: "--account `" + account + "` is not a 12-digit AWS account id.");
+			}
+			if (region == null || !REGION.matcher(region).matches()) {
+				return usage(err, (region == null) ? "--region is missing."
+						: "--region `" + region + "` is not an AWS region (like us-east-1).");
+			}
+			String policy = generate(properties.toArray(String[]::new), account, region, err);
+			out.print(policy);
+			out.flush();
+			return 0;
+		}
+		catch (DeclarationException ex) {
+			err.println("generate-iam-policy failed: " + ex.getMessage());
+			err.flush();
+			return 1;
+		}
+		catch (RuntimeException ex) {
+			err.println("generate-iam-policy failed: " + GenerateSchemaCommand.reason(ex));
+			err.flush();
+			return 1;
+		}
+		finally {
+			System.setOut(out);
+		}
+	}
+
+	private static int usage(PrintStream err, String problem) {
+		err.println("generate-iam-policy: " + problem + " " + USAGE);
+		err.flush();
+		return 2;
+	}
+
+	private static String generate(String[] args, String account, String region, PrintStream err) {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Context.class)
+			.web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.registerShutdownHook(false)
+			.properties(DEFAULTS)
+			.run(args)) {
+			SchemaProperties schema = context.getBean(SchemaProperties.class);
+			TablesProperties tables = context.getBean(TablesProperties.class);
+			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
+			boolean sample = SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"));
+			boolean sampleData = sample && context.getBean(SampleDataProperties.class).enabled(dynamo.embedded());
+			Declarations declarations = DeclarationReader.read(SchemaFiles.resolve(schema.locations(), context).parse(),
+					tables.prefix());
+			if (tables.create()) {
+				err.println("generate-iam-policy: dynamo-relay.tables.create is true, so the policy grants CreateTable "
+						+ "and UpdateTable; set it to false where the tables are made otherwise.");
+			}
+			if (sampleData) {
+				err.println("generate-iam-policy: the sample data is loaded at start (dynamo-relay.sample-data.enabled, "
+						+ "by default while DynamoDB is embedded), so the policy grants Scan and BatchWriteItem on the "
+						+ "sample's tables; set dynamo-relay.dynamodb.endpoint=aws or dynamo-relay.sample-data.enabled=false "
+						+ "for a server on AWS.");
+			}
+			err.flush();
+			IamPolicy policy = IamPolicy.of(declarations, account, region, sample, sampleData, tables.create());
+			return JSON.writeValueAsString(policy.json()) + "\n";
+		}
+	}
+
+	/** The context: the properties alone. Not a {@code @Configuration}, so that the server's component scan leaves it out. */
+	@EnableConfigurationProperties({ SchemaProperties.class, TablesProperties.class, DynamoDbProperties.class,
+			SampleDataProperties.class })
+	static class Context {
+
+	}
+
+}

@@ -1,0 +1,124 @@
+package dev.dynamorelay.iam;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredLookup;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Table;
+import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.sample.SampleAccess;
+import dev.dynamorelay.sample.SampleAccess.Grant;
+
+/**
+ * The least-privilege IAM policy of a server for its declarations: each DynamoDB action the server's code
+ * calls, on the tables and indexes it calls it on, and nothing else.
+ *
+ * <p>Worked out from the calls in the code, not from the API's read/write groups: connections
+ * ({@code ConnectionRead}) call Query or Scan on their table or index; lookups and node ids ({@code ItemLoader})
+ * call BatchGetItem on the target's table, as does completing a page of a global index that projects only part
+ * of its items (which only DynamoDB knows, so every table whose global index a connection reads gets it); start-up
+ * ({@code TableSetup.check}) calls ListTables (which IAM grants on {@code *} only) and DescribeTable, as does the
+ * health indicator; creating tables ({@code TableSetup.createMissing}) calls CreateTable and UpdateTable. The
+ * sample's own Java code declares its calls in {@link SampleAccess}.
+ *
+ * @param account the 12-digit AWS account id
+ * @param region the AWS region
+ * @param statements the policy's statements, in order
+ */
+public record IamPolicy(String account, String region, List<Statement> statements) {
+
+	/**
+	 * One statement: actions allowed on resources.
+	 *
+	 * @param sid why the statement is there
+	 * @param actions the IAM actions, sorted
+	 * @param resources the ARNs, sorted
+	 */
+	public record Statement(String sid, List<String> actions, List<String> resources) {
+
+		Map<String, Object> json() {
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("Sid", this.sid);
+			json.put("Effect", "Allow");
+			json.put("Action", this.actions);
+			json.put("Resource", this.resources);
+			return json;
+		}
+
+	}
+
+	/**
+	 * The policy of a server for {@code declarations}.
+	 * @param sampleCode whether the sample's own code (its mutations) runs
+	 * @param sampleData whether the sample data is loaded at start
+	 * @param createTables whether missing tables and indexes are created at start
+	 */
+	public static IamPolicy of(Declarations declarations, String account, String region, boolean sampleCode,
+			boolean sampleData, boolean createTables) {
+		String arn = "arn:aws:dynamodb:" + region + ":" + account + ":table/";
+		Set<String> queried = new TreeSet<>();
+		Set<String> scanned = new TreeSet<>();
+		Set<String> byKey = new TreeSet<>();
+		for (DeclaredConnection connection : declarations.connections()) {
+			ConnectionDefinition<?> definition = connection.definition();
+			String resource = arn + definition.table() + definition.index().map((index) -> "/index/" + index).orElse("");
+			(definition.isScan() ? scanned : queried).add(resource);
+			if (definition.globalIndex()) {
+				byKey.add(arn + definition.table());
+			}
+		}
+		for (DeclaredLookup lookup : declarations.lookups()) {
+			byKey.add(arn + lookup.target().table().physicalName());
+		}
+		for (Entity entity : declarations.entities().values()) {
+			if (entity.node()) {
+				byKey.add(arn + entity.table().physicalName());
+			}
+		}
+		Set<String> tables = new TreeSet<>();
+		declarations.tables().values().stream().map(Table::physicalName).forEach((table) -> tables.add(arn + table));
+		List<Statement> statements = new ArrayList<>();
+		add(statements, "QueryConnections", List.of("dynamodb:Query"), queried);
+		add(statements, "ScanConnections", List.of("dynamodb:Scan"), scanned);
+		add(statements, "ReadItemsByKey", List.of("dynamodb:BatchGetItem"), byKey);
+		if (sampleCode) {
+			List<Grant> grants = new ArrayList<>(SampleAccess.mutations(declarations));
+			if (sampleData) {
+				grants.addAll(SampleAccess.sampleData(declarations));
+			}
+			for (Grant grant : grants) {
+				Set<String> resources = new TreeSet<>();
+				grant.tables().forEach((table) -> resources.add(arn + table));
+				add(statements, grant.sid(), grant.actions(), resources);
+			}
+		}
+		add(statements, "CheckTables", List.of("dynamodb:DescribeTable"), tables);
+		add(statements, "ListTables", List.of("dynamodb:ListTables"), Set.of("*"));
+		if (createTables) {
+			add(statements, "CreateTables", List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"), tables);
+		}
+		return new IamPolicy(account, region, statements);
+	}
+
+	private static void add(List<Statement> statements, String sid, List<String> actions, Set<String> resources) {
+		if (!resources.isEmpty()) {
+			statements.add(new Statement(sid, List.copyOf(new TreeSet<>(actions)), List.copyOf(resources)));
+		}
+	}
+
+	/** The policy document as IAM reads it. */
+	public Map<String, Object> json() {
+		Map<String, Object> json = new LinkedHashMap<>();
+		json.put("Version", "2012-10-17");
+		json.put("Statement", this.statements.stream().map(Statement::json).toList());
+		return json;
+	}
+
+}

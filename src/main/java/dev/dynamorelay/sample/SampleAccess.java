@@ -1,0 +1,59 @@
+package dev.dynamorelay.sample;
+
+import java.util.List;
+
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.SchemaProperties;
+
+/**
+ * The DynamoDB calls of the sample's own Java code, which the declarations cannot show: the IAM policy
+ * ({@code generate-iam-policy}) grants them only while that code runs, that is while the sample schema is
+ * served. Kept here, beside {@link PurchaseMutations} and {@link SampleData}: a new call there belongs here too.
+ */
+public final class SampleAccess {
+
+	private SampleAccess() {
+	}
+
+	/**
+	 * Whether the sample's code runs for these schema locations: as {@code @ConditionalOnProperty} on
+	 * {@link PurchaseMutations} and {@link SampleConfiguration} decides it (the property missing or the sample's).
+	 */
+	public static boolean served(String locations) {
+		return locations == null || locations.equalsIgnoreCase(SchemaProperties.SAMPLE);
+	}
+
+	/**
+	 * The calls {@code createPurchase} and {@code deletePurchase} make: GetItem on the users' table (the user
+	 * must exist), PutItem and DeleteItem on the purchases' table.
+	 */
+	public static List<Grant> mutations(Declarations declarations) {
+		String users = declarations.entity("User").table().physicalName();
+		String purchases = declarations.entity("Purchase").table().physicalName();
+		return List.of(new Grant("SampleMutationsReadUsers", List.of("dynamodb:GetItem"), List.of(users)),
+				new Grant("SampleMutationsWritePurchases", List.of("dynamodb:DeleteItem", "dynamodb:PutItem"),
+						List.of(purchases)));
+	}
+
+	/**
+	 * The calls of loading the sample data into empty tables at start ({@link SampleData}): a Scan of one item
+	 * to see whether a table is empty, then BatchWriteItem.
+	 */
+	public static List<Grant> sampleData(Declarations declarations) {
+		return List.of(new Grant("SampleDataLoad", List.of("dynamodb:BatchWriteItem", "dynamodb:Scan"),
+				List.of(declarations.entity("Movie").table().physicalName(),
+						declarations.entity("Purchase").table().physicalName(),
+						declarations.entity("User").table().physicalName())));
+	}
+
+	/**
+	 * Actions on tables, by their names as DynamoDB knows them.
+	 *
+	 * @param sid the statement's id
+	 * @param actions the IAM actions
+	 * @param tables the tables' physical names
+	 */
+	public record Grant(String sid, List<String> actions, List<String> tables) {
+	}
+
+}
