@@ -43,6 +43,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.SchemaFiles;
 import dev.dynamorelay.error.ErrorBody;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.metrics.AnsweredErrors;
 import dev.dynamorelay.error.Problems;
 
 /**
@@ -148,6 +149,7 @@ public class AccessConfiguration {
 	/** An error before anything runs: a GraphQL error body, or a problem under the REST view's {@code /api/}. */
 	private static void write(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
 			HttpStatus status, ErrorCode code, String message) throws IOException {
+		AnsweredErrors.count(code);
 		response.setStatus(status.value());
 		String path = request.getRequestURI();
 		if (Problems.restPath(path)) {

@@ -21,6 +21,7 @@ import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsPro
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -90,7 +91,8 @@ public class DynamoDbConfiguration {
 	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbAsyncClient dynamoDbAsyncClient(DynamoDbProperties properties,
-			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
+			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer,
+			ObjectProvider<ExecutionInterceptor> interceptors) {
 		Duration timeout = properties.timeout();
 		Duration attempt = timeout.dividedBy(3);
 		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
@@ -108,7 +110,9 @@ public class DynamoDbConfiguration {
 			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
 				.scheduledExecutorService(timer.executor())
 				.apiCallTimeout(timeout)
-				.apiCallAttemptTimeout(attempt));
+				.apiCallAttemptTimeout(attempt)
+				// Such as the call latency meters (dev.dynamorelay.metrics), when the server has them.
+				.executionInterceptors(interceptors.orderedStream().toList()));
 		if (endpoint == null) {
 			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
 				.region((properties.region() != null) ? Region.of(properties.region())

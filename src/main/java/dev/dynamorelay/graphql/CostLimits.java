@@ -26,6 +26,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.graphql.RequestCost.Kind;
 import dev.dynamorelay.graphql.RequestCost.Reader;
+import dev.dynamorelay.metrics.ServerMeters;
 
 /**
  * Refuses a request deeper, wider or costlier than {@link LimitsProperties} allow, after validation and
@@ -36,6 +37,14 @@ import dev.dynamorelay.graphql.RequestCost.Reader;
 @EnableConfigurationProperties(LimitsProperties.class)
 class CostLimits extends SimplePerformantInstrumentation {
 
+	/**
+	 * In an execution's GraphQLContext, the name of the operation it runs ({@link ServerMeters#ANONYMOUS}
+	 * when the document names none); absent when the request was refused before an operation was chosen.
+	 * Set here, where every operation passes before it runs, to spare an instrumentation of its own (each
+	 * one more is called for every field).
+	 */
+	static final String OPERATION_NAME = CostLimits.class.getName() + ".operationName";
+
 	private static final Logger logger = LoggerFactory.getLogger(CostLimits.class);
 
 	private final LimitsProperties limits;
@@ -44,8 +53,12 @@ class CostLimits extends SimplePerformantInstrumentation {
 
 	private final Map<String, Reader> readers = new HashMap<>();
 
-	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination, Access access) {
+	private final ServerMeters meters;
+
+	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination, Access access,
+			ServerMeters meters) {
 		this.limits = limits;
+		this.meters = meters;
 		this.sizes = new RequestCost.Sizes(pagination.page().defaultSize(), pagination.page().maxSize(),
 				pagination.readBudget(), pagination.countBudget(), DeclaredWiring.MAX_IDS);
 		for (DeclaredConnection connection : declarations.connections()) {
@@ -73,25 +86,37 @@ class CostLimits extends SimplePerformantInstrumentation {
 		RequestCost cost = new RequestCost(execution.getGraphQLSchema(), execution.getOperationDefinition(),
 				execution.getFragmentsByName(), execution.getCoercedVariables(), this.readers, this.sizes,
 				execution.getGraphQLContext(), execution.getLocale());
-		String refusal = refusal(cost, this.limits);
+		// The name the request's meters know it by (ResponseInterceptor): the operation the document ran.
+		String name = execution.getOperationDefinition().getName();
+		execution.getGraphQLContext().put(OPERATION_NAME, (name != null) ? name : ServerMeters.ANONYMOUS);
+		Refusal refusal = refusal(cost, this.limits);
 		if (refusal != null) {
-			throw new AbortExecutionException(List.of(error(refusal)));
+			this.meters.refusal(refusal.limit());
+			throw new AbortExecutionException(List.of(error(refusal.message())));
 		}
 		return SimpleInstrumentationContext.noOp();
 	}
 
+	/**
+	 * Why a request is refused.
+	 * @param limit which limit it is over: {@code depth}, {@code root-fields}, {@code items} or {@code selections}
+	 * @param message the error's message, naming the figure and the limit
+	 */
+	record Refusal(String limit, String message) {
+	}
+
 	/** Why the request is refused, or null when it is within every limit. */
-	static String refusal(RequestCost cost, LimitsProperties limits) {
+	static Refusal refusal(RequestCost cost, LimitsProperties limits) {
 		int depth = cost.depth();
 		if (depth > limits.maxDepth()) {
-			return "The request nests fields %d deep; the limit is %d (dynamo-relay.limits.max-depth)."
-				.formatted(depth, limits.maxDepth());
+			return new Refusal("depth", "The request nests fields %d deep; the limit is %d (dynamo-relay.limits.max-depth)."
+				.formatted(depth, limits.maxDepth()));
 		}
 		try {
 			int rootFields = cost.rootFields();
 			if (rootFields > limits.maxRootFields()) {
-				return ("The request has %d root fields (each alias counts); the limit is %d "
-						+ "(dynamo-relay.limits.max-root-fields).").formatted(rootFields, limits.maxRootFields());
+				return new Refusal("root-fields", ("The request has %d root fields (each alias counts); the limit is %d "
+						+ "(dynamo-relay.limits.max-root-fields).").formatted(rootFields, limits.maxRootFields()));
 			}
 			double items = cost.items();
 			if (logger.isDebugEnabled()) {
@@ -99,13 +124,15 @@ class CostLimits extends SimplePerformantInstrumentation {
 						RequestCost.format(items), cost.largestPart());
 			}
 			if (items > limits.maxItems()) {
-				return "The request may read about %s items (the most: %s); the limit is %s (dynamo-relay.limits.max-items)."
-					.formatted(RequestCost.format(items), cost.largestPart(), RequestCost.format(limits.maxItems()));
+				return new Refusal("items", "The request may read about %s items (the most: %s); the limit is %s "
+					.formatted(RequestCost.format(items), cost.largestPart(), RequestCost.format(limits.maxItems()))
+						+ "(dynamo-relay.limits.max-items).");
 			}
 		}
 		catch (RequestCost.TooManySelections ex) {
-			return "The request selects more than %s fields once its fragments are expanded; the limit is %s."
-				.formatted(RequestCost.format(RequestCost.MAX_SELECTIONS), RequestCost.format(RequestCost.MAX_SELECTIONS));
+			return new Refusal("selections", "The request selects more than %s fields once its fragments are expanded; "
+				.formatted(RequestCost.format(RequestCost.MAX_SELECTIONS))
+					+ "the limit is %s.".formatted(RequestCost.format(RequestCost.MAX_SELECTIONS)));
 		}
 		return null;
 	}

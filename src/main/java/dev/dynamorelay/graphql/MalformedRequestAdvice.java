@@ -12,6 +12,7 @@ import org.springframework.web.server.ServerWebInputException;
 
 import dev.dynamorelay.error.ErrorBody;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.metrics.AnsweredErrors;
 
 /**
  * Answers an HTTP body that is not a GraphQL request (bad JSON, no {@code query}) with a GraphQL
@@ -38,6 +39,7 @@ class MalformedRequestAdvice {
 
 	/** A GraphQL response body of one error with {@code code}. */
 	static Map<String, Object> errorBody(ErrorCode code, String message) {
+		AnsweredErrors.count(code);
 		return ErrorBody.of(code, message);
 	}
 

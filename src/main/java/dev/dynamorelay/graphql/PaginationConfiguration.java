@@ -5,12 +5,14 @@ import java.util.Base64;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.pagination.ConnectionMeters;
 import dev.dynamorelay.pagination.CursorCodec;
 import dev.dynamorelay.pagination.PageSizes;
 import dev.dynamorelay.pagination.Paginator;
@@ -48,9 +50,10 @@ class PaginationConfiguration {
 
 	@Bean
 	Paginator paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PaginationProperties pagination,
-			ReadBudgets budgets) {
+			ReadBudgets budgets, ObjectProvider<ConnectionMeters.Source> meters) {
 		return new Paginator(dynamoDb, cursors,
-				new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize()), budgets);
+				new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize()), budgets,
+				meters.getIfAvailable(() -> ConnectionMeters.Source.NONE));
 	}
 
 }

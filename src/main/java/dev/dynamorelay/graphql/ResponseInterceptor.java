@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import graphql.ErrorClassification;
 import graphql.ErrorType;
 import graphql.ExecutionResult;
+import graphql.GraphQLContext;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import org.springframework.graphql.server.WebGraphQlInterceptor;
@@ -20,6 +21,7 @@ import reactor.core.publisher.Mono;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.metrics.ServerMeters;
 import dev.dynamorelay.pagination.FairShare;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
@@ -55,8 +57,11 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 	/** All requests' calls in flight, and whose call goes next. */
 	private final FairShare fairShare;
 
+	private final ServerMeters meters;
+
 	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets,
-			FairShare fairShare, LimitsProperties limits) {
+			FairShare fairShare, LimitsProperties limits, ServerMeters meters) {
+		this.meters = meters;
 		this.fairShare = fairShare;
 		this.maxItems = limits.maxItems();
 		this.extensions = properties.enabled();
@@ -85,20 +90,32 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 		else {
 			stats = new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight, this.fairShare);
 		}
+		long started = System.nanoTime();
+		AtomicReference<GraphQLContext> context = new AtomicReference<>();
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			if (request.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id) {
 				input.getGraphQLContext().put(RequestIdFilter.MDC_KEY, id);
 			}
+			context.set(input.getGraphQLContext());
 			return input;
 		});
-		return chain.next(request).map((response) -> shape(response, stats));
+		return chain.next(request).map((response) -> {
+			WebGraphQlResponse shaped = shape(response, stats);
+			GraphQLContext executed = context.get();
+			this.meters.request((executed != null) ? executed.get(CostLimits.OPERATION_NAME) : null,
+					System.nanoTime() - started, !shaped.getExecutionResult().getErrors().isEmpty());
+			return shaped;
+		});
 	}
 
 	private WebGraphQlResponse shape(WebGraphQlResponse response, ReadStats stats) {
 		ExecutionResult result = response.getExecutionResult();
 		boolean executed = result.isDataPresent();
 		List<GraphQLError> errors = result.getErrors().stream().map((error) -> withCode(error, executed)).toList();
+		for (GraphQLError error : errors) {
+			this.meters.error(String.valueOf(error.getExtensions().get("code")));
+		}
 		boolean refused = !executed && errors.stream().anyMatch(ResponseInterceptor::tooComplex);
 		return response.transform((builder) -> {
 			builder.errors(errors);

@@ -78,9 +78,12 @@ public final class ConnectionRead<T> {
 
 	private final Map<String, AttributeValue> values;
 
+	private final ConnectionMeters meters;
+
 	ConnectionRead(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, ReadBudgets budgets,
 			ConnectionDefinition<T> definition, ConnectionQuery query, PageRequest request, CursorBinding binding,
-			Position start) {
+			Position start, ConnectionMeters meters) {
+		this.meters = meters;
 		this.dynamoDb = dynamoDb;
 		this.cursors = cursors;
 		this.budgets = budgets;
@@ -141,9 +144,15 @@ public final class ConnectionRead<T> {
 		// A cursor at the end the page reads away from (after the last item forwards, before the first
 		// backwards): nothing lies that way.
 		if (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward) {
-			return CompletableFuture.completedFuture(toPage(state));
+			Page<T> page = toPage(state);
+			this.meters.page(page.cut());
+			return CompletableFuture.completedFuture(page);
 		}
-		return readPage(state, indexForward, deadline(stats), stats).thenApply(this::toPage);
+		return readPage(state, indexForward, deadline(stats), stats).thenApply((read) -> {
+			Page<T> page = toPage(read);
+			this.meters.page(page.cut());
+			return page;
+		});
 	}
 
 	/**
@@ -347,7 +356,7 @@ public final class ConnectionRead<T> {
 			return this.dynamoDb.scan(scan.build())
 				.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
-						response.consumedCapacity(), stats));
+						response.consumedCapacity(), stats, this.meters));
 		}
 		QueryRequest.Builder query = QueryRequest.builder().tableName(this.definition.table());
 		AttributeValue fromSortKey = (from != null && this.resumeCondition.isPresent())
@@ -382,7 +391,7 @@ public final class ConnectionRead<T> {
 		return this.dynamoDb.query(query.build())
 			.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
-					stats));
+					stats, this.meters));
 	}
 
 	/**
@@ -411,10 +420,13 @@ public final class ConnectionRead<T> {
 			Map<String, AttributeValue> lastEvaluatedKey) {
 
 		static Chunk of(Integer limit, List<Map<String, AttributeValue>> items, Integer scanned, Integer count,
-				Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity capacity, ReadStats stats) {
+				Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity capacity, ReadStats stats,
+				ConnectionMeters meters) {
 			int scannedCount = (scanned != null) ? scanned : 0;
 			int matched = (count != null) ? count : 0;
-			stats.record(scannedCount, matched, (capacity != null) ? capacity.capacityUnits() : null);
+			Double units = (capacity != null) ? capacity.capacityUnits() : null;
+			stats.record(scannedCount, matched, units);
+			meters.call(scannedCount, matched, units);
 			// The SDK answers an absent LastEvaluatedKey with an empty map, not null.
 			Map<String, AttributeValue> next = (lastEvaluatedKey == null || lastEvaluatedKey.isEmpty()) ? null
 					: lastEvaluatedKey;

@@ -22,11 +22,20 @@ public final class Paginator {
 
 	private final ReadBudgets budgets;
 
+	private final ConnectionMeters.Source meters;
+
 	public Paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PageSizes sizes, ReadBudgets budgets) {
+		this(dynamoDb, cursors, sizes, budgets, ConnectionMeters.Source.NONE);
+	}
+
+	/** A paginator whose reads report to {@code meters}, by connection. */
+	public Paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PageSizes sizes, ReadBudgets budgets,
+			ConnectionMeters.Source meters) {
 		this.dynamoDb = Objects.requireNonNull(dynamoDb, "dynamoDb");
 		this.cursors = Objects.requireNonNull(cursors, "cursors");
 		this.sizes = Objects.requireNonNull(sizes, "sizes");
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
+		this.meters = Objects.requireNonNull(meters, "meters");
 	}
 
 	/** Decodes the Relay arguments with this paginator's page sizes. */
@@ -51,7 +60,7 @@ public final class Paginator {
 		CursorBinding binding = CursorBinding.of(definition, query);
 		Position start = request.cursor().map((cursor) -> this.cursors.decode(binding, cursor)).orElse(null);
 		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query, request, binding,
-				start);
+				start, this.meters.of(definition.field()));
 	}
 
 	/**
@@ -65,7 +74,7 @@ public final class Paginator {
 		}
 		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query,
 				new PageRequest(Direction.FORWARD, 0, java.util.Optional.empty()), CursorBinding.of(definition, query),
-				null);
+				null, this.meters.of(definition.field()));
 	}
 
 }

@@ -38,6 +38,7 @@ import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.Problems;
+import dev.dynamorelay.metrics.AnsweredErrors;
 import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.ConnectionFetcher;
 import dev.dynamorelay.graphql.ResponseInterceptor;
@@ -100,7 +101,7 @@ final class RestView {
 			variables = variables(route, request);
 		}
 		catch (ApiException ex) {
-			return problem(ex.code(), ex.getMessage(), path);
+			return ownProblem(ex.code(), ex.getMessage(), path);
 		}
 		SecurityContext security = SecurityContextHolder.getContext();
 		// All reads of the page share one deadline and item budget, as the fields of one GraphQL request do.
@@ -114,7 +115,7 @@ final class RestView {
 			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(body);
 		}).onErrorResume(Answer.class, (answered) -> Mono.just(answered.response)).onErrorResume((failure) -> {
 			logger.error("REST page of {} failed", route.field(), failure);
-			return Mono.just(problem(ErrorCode.INTERNAL, "The page could not be served; the server log has the details.",
+			return Mono.just(ownProblem(ErrorCode.INTERNAL, "The page could not be served; the server log has the details.",
 					path));
 		});
 		return ServerResponse.async(answer.toFuture());
@@ -352,7 +353,7 @@ final class RestView {
 			key.append((key.length() > 0) ? ", " : "").append(parameter.name()).append(" `")
 				.append(request.pathVariable(parameter.name())).append('`');
 		}
-		return problem(ErrorCode.NOT_FOUND, "No %s with %s: %s reads the %s's connection `%s`.".formatted(parent.name(),
+		return ownProblem(ErrorCode.NOT_FOUND, "No %s with %s: %s reads the %s's connection `%s`.".formatted(parent.name(),
 				key, route.path(), parent.name(), route.coordinates().getFieldName()), request.path());
 	}
 
@@ -363,12 +364,13 @@ final class RestView {
 					|| request.path().equals(RestConfiguration.OPENAPI);
 			if (known) {
 				HttpStatus status = HttpStatus.METHOD_NOT_ALLOWED;
+				AnsweredErrors.count(ErrorCode.INVALID_ARGUMENT);
 				return ServerResponse.status(status).contentType(Problems.MEDIA_TYPE).allow(HttpMethod.GET, HttpMethod.HEAD)
 					.body(Problems.of(status, ErrorCode.INVALID_ARGUMENT,
 							"The REST view only reads: use GET, not %s.".formatted(request.method().name()), request.path()));
 			}
 		}
-		return problem(ErrorCode.NOT_FOUND, ("No REST path %s. The paths are listed in %s: /api/<root connection>, and "
+		return ownProblem(ErrorCode.NOT_FOUND, ("No REST path %s. The paths are listed in %s: /api/<root connection>, and "
 				+ "/api/<type, plural>/<its key fields>/<connection> for a type's connections.").formatted(request.path(),
 						RestConfiguration.OPENAPI), request.path());
 	}
@@ -385,6 +387,15 @@ final class RestView {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * A problem of the REST view's own (no GraphQL execution said it), counted as an answered error; one
+	 * made of an execution's error is counted with the execution's.
+	 */
+	static ServerResponse ownProblem(ErrorCode code, String detail, String path) {
+		AnsweredErrors.count(code);
+		return problem(code, detail, path);
 	}
 
 	static ServerResponse problem(ErrorCode code, String detail, String path) {

@@ -188,14 +188,15 @@ class RequestCostTest {
 				    purchases(first: 10, minAmount: 100) { totalCount edges { node { product user { name } } } } } } } }""";
 		RequestCost cost = cost(document);
 		assertThat(cost.depth()).isEqualTo(8);
-		assertThat(CostLimits.refusal(cost, new LimitsProperties(15, 20, 25_000))).isEqualTo("The request may read "
-				+ "about 220,220 items (the most: 20 users x 10,000 purchases counted (count budget) = 200,000); "
-				+ "the limit is 25,000 (dynamo-relay.limits.max-items).");
+		assertThat(CostLimits.refusal(cost, new LimitsProperties(15, 20, 25_000))).isEqualTo(new CostLimits.Refusal(
+				"items", "The request may read about 220,220 items (the most: 20 users x 10,000 purchases counted "
+						+ "(count budget) = 200,000); the limit is 25,000 (dynamo-relay.limits.max-items)."));
 		assertThat(CostLimits.refusal(cost(document.replace("totalCount", "")), new LimitsProperties(15, 20, 25_000)))
 			.isNull();
 		assertThat(cost(document.replace("totalCount", "")).items()).isEqualTo(20_220);
 		assertThat(CostLimits.refusal(cost(document.replace("totalCount", "")), new LimitsProperties(7, 20, 25_000)))
-			.isEqualTo("The request nests fields 8 deep; the limit is 7 (dynamo-relay.limits.max-depth).");
+			.isEqualTo(new CostLimits.Refusal("depth",
+					"The request nests fields 8 deep; the limit is 7 (dynamo-relay.limits.max-depth)."));
 	}
 
 	@Test

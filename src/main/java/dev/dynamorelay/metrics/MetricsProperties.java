@@ -1,0 +1,26 @@
+package dev.dynamorelay.metrics;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The server's own meters.
+ *
+ * @param enabled whether they record at all ({@code false} turns each into a no-op: how the benchmark
+ * measures what they cost)
+ * @param maxOperationNames distinct GraphQL operation names that get a latency histogram of their own;
+ * operations named after these are recorded as {@code other}, so that clients cannot grow the number of
+ * series without bound
+ */
+@ConfigurationProperties("dynamo-relay.metrics")
+public record MetricsProperties(@DefaultValue("true") boolean enabled,
+		@DefaultValue("100") int maxOperationNames) {
+
+	public MetricsProperties {
+		if (maxOperationNames < 0) {
+			throw new IllegalArgumentException(
+					"dynamo-relay.metrics.max-operation-names must not be negative, got " + maxOperationNames);
+		}
+	}
+
+}

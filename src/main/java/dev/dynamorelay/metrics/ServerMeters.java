@@ -1,0 +1,210 @@
+package dev.dynamorelay.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.stereotype.Component;
+
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.pagination.ConnectionMeters;
+
+/**
+ * The server's own meters (see the package documentation), made once per connection, operation name,
+ * code or limit and kept, so that recording is an increment and never a registry lookup.
+ */
+@Component
+@EnableConfigurationProperties(MetricsProperties.class)
+public class ServerMeters implements ConnectionMeters.Source {
+
+	/** The operation name of a request whose document names none. */
+	public static final String ANONYMOUS = "anonymous";
+
+	/** The operation name of requests past {@link MetricsProperties#maxOperationNames()} distinct names. */
+	public static final String OTHER = "other";
+
+	/** The operation name of a request refused before an operation was chosen (syntax, validation). */
+	public static final String NONE = "none";
+
+	/**
+	 * The latency histograms' buckets: fixed (13 and +Inf), so that each operation name costs a known,
+	 * small number of series; they bracket a page on DynamoDB (a few ms) up to the request timeout.
+	 */
+	private static final Duration[] BUCKETS = LongStream
+		.of(1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+		.mapToObj(Duration::ofMillis)
+		.toArray(Duration[]::new);
+
+	private final MeterRegistry registry;
+
+	private final boolean enabled;
+
+	private final int maxOperationNames;
+
+	private final Map<String, ConnectionMeters> connections = new ConcurrentHashMap<>();
+
+	/** Timers by operation name, then outcome ({@code ok} or {@code error}). */
+	private final Map<String, Timer[]> requests = new ConcurrentHashMap<>();
+
+	/** Operation names of the client's choosing that have timers. */
+	private final AtomicInteger operationNames = new AtomicInteger();
+
+	private static final java.util.Set<String> KNOWN_CODES = java.util.stream.Stream.concat(
+			java.util.Arrays.stream(ErrorCode.values()).map(Enum::name),
+			java.util.stream.Stream.of("PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"))
+		.collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+	private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> dynamoDbCalls = new ConcurrentHashMap<>();
+
+	ServerMeters(ObjectProvider<MeterRegistry> registry, MetricsProperties properties) {
+		this.registry = registry.getIfAvailable();
+		this.enabled = properties.enabled() && this.registry != null;
+		this.maxOperationNames = properties.maxOperationNames();
+	}
+
+	/** Whether meters record at all. */
+	public boolean enabled() {
+		return this.enabled;
+	}
+
+	@Override
+	public ConnectionMeters of(String field) {
+		if (!this.enabled) {
+			return ConnectionMeters.NONE;
+		}
+		return this.connections.computeIfAbsent(field, this::connection);
+	}
+
+	private ConnectionMeters connection(String field) {
+		Counter pages = counter("dynamorelay.connection.pages", "Pages served", "connection", field, "cut", "false");
+		Counter cutPages = counter("dynamorelay.connection.pages", "Pages served", "connection", field, "cut", "true");
+		Counter calls = counter("dynamorelay.connection.dynamodb.requests",
+				"DynamoDB calls of the connection's pages, counts and exports", "connection", field);
+		Counter scanned = counter("dynamorelay.connection.items.scanned",
+				"Items DynamoDB read for the connection (ScannedCount)", "connection", field);
+		Counter returned = counter("dynamorelay.connection.items.returned",
+				"Items that matched the connection's filters (Count)", "connection", field);
+		Counter capacity = counter("dynamorelay.connection.consumed.capacity",
+				"Read capacity units the connection's calls consumed", "connection", field);
+		return new ConnectionMeters() {
+
+			@Override
+			public void call(long scannedItems, long returnedItems, Double capacityUnits) {
+				calls.increment();
+				scanned.increment(scannedItems);
+				returned.increment(returnedItems);
+				if (capacityUnits != null) {
+					capacity.increment(capacityUnits);
+				}
+			}
+
+			@Override
+			public void page(boolean cut) {
+				(cut ? cutPages : pages).increment();
+			}
+
+		};
+	}
+
+	/**
+	 * One GraphQL request (also each execution of a REST page), from its arrival at the interceptor to its
+	 * answer; {@code failed} when it answers with any error.
+	 */
+	public void request(String operation, long nanos, boolean failed) {
+		if (!this.enabled) {
+			return;
+		}
+		String name = (operation == null) ? NONE : operation;
+		Timer[] timers = this.requests.get(name);
+		if (timers == null) {
+			boolean chosen = !name.equals(NONE) && !name.equals(ANONYMOUS) && !name.equals(OTHER);
+			if (chosen && this.operationNames.get() >= this.maxOperationNames) {
+				name = OTHER;
+				chosen = false;
+			}
+			boolean counted = chosen;
+			timers = this.requests.computeIfAbsent(name, (key) -> {
+				if (counted) {
+					this.operationNames.incrementAndGet();
+				}
+				return new Timer[] { requestTimer(key, "ok"), requestTimer(key, "error") };
+			});
+		}
+		timers[failed ? 1 : 0].record(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	private Timer requestTimer(String operation, String outcome) {
+		return Timer.builder("dynamorelay.graphql.requests")
+			.description("GraphQL requests (and REST pages) by operation name, from arrival to answer")
+			.tags("operation", operation, "outcome", outcome)
+			.serviceLevelObjectives(BUCKETS)
+			.register(this.registry);
+	}
+
+	/** One error answered with {@code code}, in a GraphQL response, a REST problem or an HTTP refusal. */
+	public void error(ErrorCode code) {
+		error(code.name());
+	}
+
+	/**
+	 * One error answered with {@code code}: one of {@link ErrorCode}'s or Apollo's persisted-query codes
+	 * ({@code PERSISTED_QUERY_NOT_FOUND}, {@code PERSISTED_QUERY_NOT_SUPPORTED}); any other is counted as
+	 * {@code OTHER}.
+	 */
+	public void error(String code) {
+		if (this.enabled) {
+			Counter counter = this.errors.get(code);
+			if (counter == null) {
+				String known = (KNOWN_CODES.contains(code)) ? code : "OTHER";
+				counter = this.errors.computeIfAbsent(known, (key) -> counter("dynamorelay.errors",
+						"Errors answered, by the contract's code", "code", key));
+			}
+			counter.increment();
+		}
+	}
+
+	/** One request refused by the cost limit {@code limit} (depth, root-fields, items or selections). */
+	public void refusal(String limit) {
+		if (this.enabled) {
+			this.refusals.computeIfAbsent(limit, (key) -> counter("dynamorelay.cost.limit.refusals",
+					"Requests refused by a cost limit before any read", "limit", key)).increment();
+		}
+	}
+
+	/**
+	 * One DynamoDB API call (its retries included) by operation ({@code Query}, {@code BatchGetItem}, ...) and
+	 * outcome: {@code ok}, DynamoDB's error code, {@code timeout} or {@code client}.
+	 */
+	void dynamoDbCall(String operation, String outcome, long nanos) {
+		if (!this.enabled) {
+			return;
+		}
+		String key = operation + ' ' + outcome;
+		Timer timer = this.dynamoDbCalls.get(key);
+		if (timer == null) {
+			timer = this.dynamoDbCalls.computeIfAbsent(key, (ignored) -> Timer.builder("dynamorelay.dynamodb.calls")
+				.description("DynamoDB API calls, retries included, by operation and outcome")
+				.tags("operation", operation, "outcome", outcome)
+				.serviceLevelObjectives(BUCKETS)
+				.register(this.registry));
+		}
+		timer.record(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	private Counter counter(String name, String description, String... tags) {
+		return Counter.builder(name).description(description).tags(tags).register(this.registry);
+	}
+
+}
