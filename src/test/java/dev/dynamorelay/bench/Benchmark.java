@@ -163,11 +163,17 @@ public final class Benchmark {
 				long loading = System.nanoTime();
 				BenchData.load(client, "Users", "UserPurchases", "Movies");
 				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
-				// BENCH_ONLY=export runs the export section alone (after the load), without the server's sections.
-				if (!"export".equals(System.getenv("BENCH_ONLY"))) {
+				// BENCH_ONLY=export or BENCH_ONLY=startup runs that section alone (after the load).
+				String only = System.getenv("BENCH_ONLY");
+				if (only == null || only.isBlank()) {
 					bench.run(server.pid());
 				}
-				bench.export(jar, dynamo.endpoint(), out);
+				if (only == null || only.isBlank() || only.equals("startup")) {
+					bench.startup(jar, dynamo.endpoint(), out);
+				}
+				if (only == null || only.isBlank() || only.equals("export")) {
+					bench.export(jar, dynamo.endpoint(), out);
+				}
 				bench.report(out, (System.nanoTime() - started) / 1e9);
 			}
 			finally {
@@ -577,6 +583,27 @@ public final class Benchmark {
 			position = response.lastEvaluatedKey();
 		}
 		return position;
+	}
+
+	/** The start-up section ({@link Startup}), its pages spread over 4 categories and 50 positions in each. */
+	private void startup(Path jar, URI dynamoDb, Path out) throws Exception {
+		Map<String, List<String>> cursors = new LinkedHashMap<>();
+		for (int c = 0; c < 4; c++) {
+			cursors.put(BenchData.category(c), walkCursors(BenchData.category(c), 50));
+		}
+		new Startup(jar, dynamoDb, out, new Startup.Rows() {
+
+			@Override
+			public void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
+				Benchmark.this.row(measure, relay, baseline, figure, target, met);
+			}
+
+			@Override
+			public void figure(String name, Object value) {
+				Benchmark.this.figures.put(name, value);
+			}
+
+		}, cursors).run();
 	}
 
 	private List<String> walkCursors(String category, int count) {

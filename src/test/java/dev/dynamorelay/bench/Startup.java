@@ -1,0 +1,570 @@
+package dev.dynamorelay.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.jar.Attributes;
+import java.util.jar.Manifest;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.util.Timeout;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The benchmark's start-up section: how a fresh server process serves from its first minute, per runtime
+ * lever, and what the metrics cost.
+ *
+ * <p>For each runtime (Java 17 and Java 25, each as the fat jar and as the extracted jar with its class
+ * archive: AppCDS on 17, the AOT cache on 25, both made by a training run under load):
+ * <ul>
+ * <li>the first answer of the embedded default ({@code java -jar}, no endpoint: DynamoDB Local in the
+ * process and the sample seeded) to README's first query, from the process's spawn; median of three;</li>
+ * <li>the cold phase: 8 clients of random 20-edge pages with a user lookup (one BatchGetItem) from the
+ * moment the process is spawned against the benchmark's DynamoDB Local; pages/s, p50, p99 and server CPU
+ * per page over the first 60 s (the start-up's seconds and CPU included: what a new instance gives);</li>
+ * <li>the warm phase: the same after 120 s more of that load, over 20 s.</li>
+ * </ul>
+ * Then the metrics' cost: two warm servers of the last runtime, one with {@code dynamo-relay.metrics.enabled=false},
+ * loaded in turns (A B B A A B, 10 s each; the metered one scraped every 10 s); server CPU per page of each.
+ */
+final class Startup {
+
+	/** Where rows go: the benchmark's table. */
+	interface Rows {
+
+		void row(String measure, String relay, String baseline, String figure, String target, Boolean met);
+
+		void figure(String name, Object value);
+
+	}
+
+	/** A 20-edge page with a user lookup per edge, batched into one BatchGetItem. */
+	static final String PAGE_20_USER = """
+			query Page($c: String!, $a: String) { purchasesByCategory(category: $c, first: 20, after: $a) {
+			  edges { cursor node { id purchasedAt product amount user { name } } }
+			  pageInfo { hasNextPage endCursor } } }""";
+
+	private static final String FIRST_QUERY = """
+			{ user(userId: "user-01") { name purchases(first: 2, minAmount: 100) { totalCount
+			  edges { cursor node { purchasedAt product amount } } pageInfo { hasNextPage endCursor } } } }""";
+
+	private static final byte[] PAGE_START = "{\"data\":{\"purchasesByCategory\":{\"edges\":[{\"cursor\":\""
+		.getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] ERRORS = "\"errors\"".getBytes(StandardCharsets.UTF_8);
+
+	private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+	private static final int CLIENTS = 8;
+
+	private static final Duration COLD = Duration.ofSeconds(60);
+
+	private static final Duration WARM_UP = Duration.ofSeconds(120);
+
+	private static final Duration WARM = Duration.ofSeconds(20);
+
+	private final CloseableHttpClient http = HttpClients.custom()
+		.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+			.setMaxConnTotal(64)
+			.setMaxConnPerRoute(64)
+			.setDefaultConnectionConfig(ConnectionConfig.custom()
+				.setConnectTimeout(Timeout.ofSeconds(5))
+				.setSocketTimeout(Timeout.ofSeconds(60))
+				.build())
+			.build())
+		.disableAutomaticRetries()
+		.disableContentCompression()
+		.disableCookieManagement()
+		.build();
+
+	private final Path jar;
+
+	private final URI dynamoDb;
+
+	private final Path out;
+
+	private final Rows rows;
+
+	/** Page bodies over random categories and positions (cursors are signed with the benchmark's secret). */
+	private final List<byte[]> bodies;
+
+	Startup(Path jar, URI dynamoDb, Path out, Rows rows, Map<String, List<String>> cursorsByCategory) {
+		this.jar = jar;
+		this.dynamoDb = dynamoDb;
+		this.out = out;
+		this.rows = rows;
+		List<byte[]> pages = new ArrayList<>();
+		cursorsByCategory.forEach((category, cursors) -> {
+			for (String cursor : cursors) {
+				Map<String, Object> variables = new LinkedHashMap<>();
+				variables.put("c", category);
+				variables.put("a", cursor);
+				pages.add(JSON.writeValueAsBytes(Map.of("query", PAGE_20_USER, "variables", variables)));
+			}
+		});
+		this.bodies = List.copyOf(pages);
+	}
+
+	/** A way to run the server: the java command and flags, and how it is launched. */
+	record Runtime(String name, Path java, List<String> flags, List<String> launch) {
+
+		List<String> command(List<String> more, List<String> arguments) {
+			List<String> command = new ArrayList<>();
+			command.add(this.java.toString());
+			command.addAll(List.of("-Xms1g", "-Xmx1g"));
+			command.addAll(this.flags);
+			command.addAll(more);
+			command.addAll(this.launch);
+			command.addAll(arguments);
+			return command;
+		}
+
+	}
+
+	void run() throws Exception {
+		Path java17 = Path.of(System.getProperty("java.home"), "bin", "java");
+		Path java25 = java25();
+		Path extracted = extract(java17);
+		List<Runtime> runtimes = new ArrayList<>();
+		List<String> fatJar = List.of("-jar", this.jar.toString());
+		List<String> thinJar = List.of("-jar", extracted.resolve("dynamo-relay-0.1.0-SNAPSHOT.jar").toString());
+		runtimes.add(new Runtime("Java " + version(java17) + ", fat jar", java17, List.of(), fatJar));
+		Path cds = this.out.resolve("startup").resolve("app.jsa");
+		train("Java " + version(java17) + " AppCDS", new Runtime("", java17, List.of(), thinJar),
+				List.of("-XX:ArchiveClassesAtExit=" + cds), cds);
+		runtimes.add(new Runtime("Java " + version(java17) + ", extracted + AppCDS", java17,
+				List.of("-XX:SharedArchiveFile=" + cds), thinJar));
+		if (java25 != null) {
+			runtimes.add(new Runtime("Java " + version(java25) + ", fat jar", java25, List.of(), fatJar));
+			Path aot = this.out.resolve("startup").resolve("app.aot");
+			train("Java " + version(java25) + " AOT cache", new Runtime("", java25, List.of(), thinJar),
+					List.of("-XX:AOTCacheOutput=" + aot), aot);
+			runtimes.add(new Runtime("Java " + version(java25) + ", extracted + AOT cache", java25,
+					List.of("-XX:AOTCache=" + aot), thinJar));
+		}
+		else {
+			this.rows.row("Java 25 levers", "not measured: no JDK 25 (set BENCH_JAVA25)", "-", "-", "-", null);
+		}
+		for (Runtime runtime : runtimes) {
+			measure(runtime);
+		}
+		metricsCost(runtimes.get(runtimes.size() - 1));
+	}
+
+	private void measure(Runtime runtime) throws Exception {
+		System.out.printf("Start-up: %s ...%n", runtime.name());
+		double[] firsts = new double[3];
+		for (int i = 0; i < firsts.length; i++) {
+			firsts[i] = embeddedFirstAnswer(runtime);
+		}
+		Arrays.sort(firsts);
+		double first = firsts[1];
+		this.rows.row("first answer of the embedded default after spawn (median of 3): " + runtime.name(),
+				"%.2f s".formatted(first), "-", "%.2f / %.2f / %.2f s".formatted(firsts[0], firsts[1], firsts[2]), "<= 5 s",
+				first <= 5);
+		int port = freePort();
+		long spawned = System.nanoTime();
+		Process server = start(runtime, List.of(), port, false);
+		try {
+			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
+			Window cold = load(graphql, spawned, spawned + COLD.toNanos(), server.pid(), true);
+			load(graphql, System.nanoTime(), System.nanoTime() + WARM_UP.toNanos(), server.pid(), false);
+			long warmStart = System.nanoTime();
+			Window warm = load(graphql, warmStart, warmStart + WARM.toNanos(), server.pid(), false);
+			double ratio = cold.perSecond() / warm.perSecond();
+			this.rows.row("cold phase, first 60 s after spawn, 8 clients, 20-edge page + user lookup: " + runtime.name(),
+					cold.describe(), "first answer after %.2f s".formatted(cold.firstSeconds(spawned)), "-", "-", null);
+			this.rows.row("warm phase, 20 s after 180 s of load: " + runtime.name(), warm.describe(), "-",
+					"cold/warm %.0f%%".formatted(100 * ratio), "cold >= 70% of warm; warm CPU <= 0.6 ms/page",
+					ratio >= 0.7 && warm.cpuPerPage() <= 0.6);
+			String key = runtime.name().replaceAll("[^A-Za-z0-9]+", "_");
+			this.rows.figure("startup_" + key, Map.of("firstAnswerSeconds", first, "coldPagesPerSecond", cold.perSecond(),
+					"coldCpuMsPerPage", cold.cpuPerPage(), "warmPagesPerSecond", warm.perSecond(), "warmCpuMsPerPage",
+					warm.cpuPerPage(), "coldOverWarm", ratio));
+		}
+		finally {
+			stop(server);
+		}
+	}
+
+	/** Seconds from spawning {@code java -jar} with no endpoint to its first answer of README's first query. */
+	private double embeddedFirstAnswer(Runtime runtime) throws Exception {
+		int port = freePort();
+		long spawned = System.nanoTime();
+		Process server = start(runtime, List.of(), port, true);
+		try {
+			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
+			byte[] body = JSON.writeValueAsBytes(Map.of("query", FIRST_QUERY));
+			long deadline = spawned + Duration.ofSeconds(120).toNanos();
+			while (System.nanoTime() < deadline) {
+				if (!server.isAlive()) {
+					throw new IllegalStateException("the server exited; see " + this.out.resolve("startup-server.log"));
+				}
+				try {
+					JsonNode answer = JSON.readTree(post(graphql, body));
+					if (answer.path("data").path("user").path("name").isString()) {
+						return (System.nanoTime() - spawned) / 1e9;
+					}
+				}
+				catch (RuntimeException ex) {
+					// not up yet
+				}
+				Thread.sleep(10);
+			}
+			throw new IllegalStateException("no first answer within 120 s");
+		}
+		finally {
+			stop(server);
+		}
+	}
+
+	/**
+	 * Trains a class archive: runs the server against the benchmark's DynamoDB Local under 40 s of load, then
+	 * stops it (SIGTERM), at which the JVM writes {@code archive}.
+	 */
+	private void train(String name, Runtime runtime, List<String> flags, Path archive) throws Exception {
+		System.out.printf("Training %s ...%n", name);
+		Files.createDirectories(archive.getParent());
+		Files.deleteIfExists(archive);
+		int port = freePort();
+		long spawned = System.nanoTime();
+		Process server = start(runtime, flags, port, false);
+		try {
+			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
+			load(graphql, spawned, spawned + Duration.ofSeconds(40).toNanos(), server.pid(), true);
+		}
+		finally {
+			server.destroy();
+			if (!server.waitFor(180, TimeUnit.SECONDS)) {
+				server.destroyForcibly();
+			}
+		}
+		if (!Files.isRegularFile(archive)) {
+			throw new IllegalStateException("training wrote no " + archive + "; see " + this.out.resolve("startup-server.log"));
+		}
+		System.out.printf("  %s: %.0f MB%n", archive.getFileName(), Files.size(archive) / 1e6);
+	}
+
+	/**
+	 * The metrics' cost: server CPU per page with them and without, two warm servers loaded in turns. The
+	 * metered one is scraped every 10 s, as Prometheus would.
+	 */
+	private void metricsCost(Runtime runtime) throws Exception {
+		System.out.printf("Metrics on vs off (%s) ...%n", runtime.name());
+		int onPort = freePort();
+		int offPort = freePort();
+		Process on = start(runtime, List.of(), onPort, false);
+		Process off = start(runtime, List.of(), offPort, false, "--dynamo-relay.metrics.enabled=false");
+		try {
+			URI onUri = URI.create("http://127.0.0.1:" + onPort + "/graphql");
+			URI offUri = URI.create("http://127.0.0.1:" + offPort + "/graphql");
+			long warmEnd = System.nanoTime() + WARM_UP.toNanos();
+			ExecutorService both = Executors.newFixedThreadPool(2);
+			try {
+				Future<Window> a = both.submit(() -> load(onUri, System.nanoTime(), warmEnd, on.pid(), true, 4));
+				Future<Window> b = both.submit(() -> load(offUri, System.nanoTime(), warmEnd, off.pid(), true, 4));
+				a.get();
+				b.get();
+			}
+			finally {
+				both.shutdownNow();
+			}
+			Window[] sums = { Window.NONE, Window.NONE };
+			URI scrape = URI.create("http://127.0.0.1:" + onPort + "/actuator/prometheus");
+			for (boolean metered : new boolean[] { true, false, false, true, true, false }) {
+				long start = System.nanoTime();
+				long end = start + Duration.ofSeconds(10).toNanos();
+				if (metered) {
+					get(scrape);
+				}
+				Window window = metered ? load(onUri, start, end, on.pid(), false) : load(offUri, start, end, off.pid(), false);
+				sums[metered ? 0 : 1] = sums[metered ? 0 : 1].plus(window);
+			}
+			String scraped = get(scrape);
+			if (!scraped.contains("dynamorelay_connection_pages_total{connection=\"Query.purchasesByCategory\"")) {
+				throw new IllegalStateException("the metered server's scrape has no page counts");
+			}
+			double ratio = sums[0].cpuPerPage() / sums[1].cpuPerPage();
+			this.rows.row("server CPU per page, metrics on (scraped every 10 s) vs off, 8 clients, 3 x 10 s each in turns",
+					"%.3f ms".formatted(sums[0].cpuPerPage()), "%.3f ms".formatted(sums[1].cpuPerPage()),
+					"%.3fx (%.0f vs %.0f pages/s)".formatted(ratio, sums[0].perSecond(), sums[1].perSecond()), "<= 1.03x",
+					ratio <= 1.03);
+			this.rows.figure("metricsCpuRatio", ratio);
+		}
+		finally {
+			stop(on);
+			stop(off);
+		}
+	}
+
+	/** Pages served between {@code from} and {@code to} (nanoTime), their latencies, and the server's CPU. */
+	record Window(long pages, double[] latencies, long nanos, long cpuNanos, long firstAnswerNanos) {
+
+		static final Window NONE = new Window(0, new double[0], 0, 0, 0);
+
+		double perSecond() {
+			return this.pages / (this.nanos / 1e9);
+		}
+
+		double cpuPerPage() {
+			return this.cpuNanos / 1e6 / this.pages;
+		}
+
+		double percentile(double percentile) {
+			double[] sorted = this.latencies.clone();
+			Arrays.sort(sorted);
+			int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
+			return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+		}
+
+		double firstSeconds(long spawned) {
+			return (this.firstAnswerNanos - spawned) / 1e9;
+		}
+
+		String describe() {
+			return "%.0f pages/s, p50 %.1f ms, p99 %.1f ms, CPU %.2f ms/page".formatted(perSecond(), percentile(50),
+					percentile(99), cpuPerPage());
+		}
+
+		Window plus(Window other) {
+			double[] all = Arrays.copyOf(this.latencies, this.latencies.length + other.latencies.length);
+			System.arraycopy(other.latencies, 0, all, this.latencies.length, other.latencies.length);
+			return new Window(this.pages + other.pages, all, this.nanos + other.nanos, this.cpuNanos + other.cpuNanos, 0);
+		}
+
+	}
+
+	private Window load(URI graphql, long from, long to, long pid, boolean untilUp) throws Exception {
+		return load(graphql, from, to, pid, untilUp, CLIENTS);
+	}
+
+	/**
+	 * {@code clients} clients of random pages until {@code to}; with {@code untilUp}, a failed request (the
+	 * server not listening yet) is retried after 10 ms rather than failing the run.
+	 */
+	private Window load(URI graphql, long from, long to, long pid, boolean untilUp, int clients) throws Exception {
+		long cpuAtStart = cpu(pid);
+		ExecutorService pool = Executors.newFixedThreadPool(clients);
+		List<Future<double[]>> results = new ArrayList<>();
+		long[] first = { Long.MAX_VALUE };
+		try {
+			for (int c = 0; c < clients; c++) {
+				results.add(pool.submit(() -> {
+					double[] latencies = new double[1024];
+					int count = 0;
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					while (true) {
+						long now = System.nanoTime();
+						if (now >= to) {
+							return Arrays.copyOf(latencies, count);
+						}
+						byte[] body = this.bodies.get(random.nextInt(this.bodies.size()));
+						try {
+							byte[] answer = post(graphql, body);
+							if (!startsWith(answer, PAGE_START) || indexOf(answer, ERRORS) >= 0) {
+								throw new IllegalStateException("not a page: " + new String(answer, StandardCharsets.UTF_8));
+							}
+						}
+						catch (RuntimeException ex) {
+							if (!untilUp || count > 0) {
+								throw ex;
+							}
+							Thread.sleep(10);
+							continue;
+						}
+						long done = System.nanoTime();
+						if (done <= to) {
+							synchronized (first) {
+								first[0] = Math.min(first[0], done);
+							}
+							if (count == latencies.length) {
+								latencies = Arrays.copyOf(latencies, count * 2);
+							}
+							latencies[count++] = (done - now) / 1e6;
+						}
+					}
+				}));
+			}
+			List<double[]> all = new ArrayList<>();
+			for (Future<double[]> result : results) {
+				all.add(result.get());
+			}
+			long cpuUsed = cpu(pid) - cpuAtStart;
+			double[] latencies = all.stream().flatMapToDouble(Arrays::stream).toArray();
+			if (latencies.length == 0) {
+				throw new IllegalStateException("no page in the window");
+			}
+			return new Window(latencies.length, latencies, to - from, cpuUsed, first[0]);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private Process start(Runtime runtime, List<String> flags, int port, boolean embedded, String... more)
+			throws IOException {
+		List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--logging.level.root=WARN"));
+		if (!embedded) {
+			arguments.addAll(List.of("--dynamo-relay.dynamodb.endpoint=" + this.dynamoDb,
+					"--dynamo-relay.cursor.secret=benchmark", "--dynamo-relay.sample-data.enabled=false"));
+		}
+		arguments.addAll(List.of(more));
+		return new ProcessBuilder(runtime.command(flags, arguments)).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.out.resolve("startup-server.log").toFile()))
+			.start();
+	}
+
+	private static void stop(Process server) throws InterruptedException {
+		server.destroy();
+		if (!server.waitFor(30, TimeUnit.SECONDS)) {
+			server.destroyForcibly();
+			server.waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+	/** The fat jar extracted by Spring Boot's own tool: an application jar with its libraries beside it. */
+	private Path extract(Path java) throws Exception {
+		Path destination = this.out.resolve("startup").resolve("extracted");
+		if (Files.exists(destination)) {
+			try (var paths = Files.walk(destination)) {
+				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+			}
+		}
+		Process extract = new ProcessBuilder(java.toString(), "-Djarmode=tools", "-jar", this.jar.toString(), "extract",
+				"--destination", destination.toString())
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(extract.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (extract.waitFor() != 0) {
+			throw new IllegalStateException("extract failed: " + output);
+		}
+		try (var libraries = Files.list(destination.resolve("lib"))) {
+			for (Path library : libraries.toList()) {
+				dropClassPath(library);
+			}
+		}
+		return destination;
+	}
+
+	/**
+	 * Drops a library's manifest {@code Class-Path}: DynamoDB Local's names {@code .} (and files that are
+	 * not there), which puts the {@code lib} directory itself on the class path, and class archives (AppCDS,
+	 * the AOT cache) refuse a non-empty directory on the class path.
+	 */
+	private static void dropClassPath(Path library) throws IOException {
+		try (FileSystem zip = FileSystems.newFileSystem(library)) {
+			Path path = zip.getPath("META-INF", "MANIFEST.MF");
+			if (!Files.exists(path)) {
+				return;
+			}
+			Manifest manifest;
+			try (var in = Files.newInputStream(path)) {
+				manifest = new Manifest(in);
+			}
+			if (manifest.getMainAttributes().remove(Attributes.Name.CLASS_PATH) != null) {
+				try (var outStream = Files.newOutputStream(path)) {
+					manifest.write(outStream);
+				}
+			}
+		}
+	}
+
+	/** {@code BENCH_JAVA25}, else Temurin 25 where Debian-style machines have it, else null. */
+	private static Path java25() {
+		String given = System.getenv("BENCH_JAVA25");
+		Path home = (given != null && !given.isBlank()) ? Path.of(given) : Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+		Path java = home.resolve("bin").resolve("java");
+		return Files.isExecutable(java) ? java : null;
+	}
+
+	private static String version(Path java) throws Exception {
+		Process process = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		process.waitFor();
+		Matcher matcher = Pattern.compile("version \"([0-9.]+)").matcher(output);
+		return matcher.find() ? matcher.group(1) : "?";
+	}
+
+	private static long cpu(long pid) {
+		return ProcessHandle.of(pid).flatMap((process) -> process.info().totalCpuDuration()).map(Duration::toNanos)
+			.orElse(0L);
+	}
+
+	private byte[] post(URI uri, byte[] body) {
+		HttpPost request = new HttpPost(uri);
+		request.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
+		try {
+			return this.http.execute(request, (response) -> {
+				byte[] bytes = EntityUtils.toByteArray(response.getEntity());
+				if (response.getCode() != 200) {
+					throw new IllegalStateException("HTTP " + response.getCode());
+				}
+				return bytes;
+			});
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private String get(URI uri) {
+		try {
+			return this.http.execute(new HttpGet(uri), (response) -> EntityUtils.toString(response.getEntity()));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static boolean startsWith(byte[] bytes, byte[] prefix) {
+		return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+	}
+
+	private static int indexOf(byte[] bytes, byte[] part) {
+		outer: for (int i = 0; i <= bytes.length - part.length; i++) {
+			for (int j = 0; j < part.length; j++) {
+				if (bytes[i + j] != part[j]) {
+					continue outer;
+				}
+			}
+			return i;
+		}
+		return -1;
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
