@@ -53,6 +53,7 @@ final class BenchData {
 		return "cat-" + i;
 	}
 
+	/** Loads the data set; {@code moviesTable} null leaves the movies out (the start-up section needs none). */
 	static void load(DynamoDbAsyncClient dynamoDb, String usersTable, String purchasesTable, String moviesTable) {
 		Loader loader = new Loader(dynamoDb);
 		for (int u = 0; u < USERS; u++) {
@@ -80,7 +81,7 @@ final class BenchData {
 					AttributeValue.fromN(Long.toString(T0 + i)), "category", AttributeValue.fromS("bulk"), "product",
 					AttributeValue.fromS(filler), "amount", AttributeValue.fromN("1")));
 		}
-		for (int m = 0; m < MOVIES; m++) {
+		for (int m = 0; moviesTable != null && m < MOVIES; m++) {
 			loader.put(moviesTable, Map.of("year", AttributeValue.fromN(Integer.toString(MOVIE_YEAR)), "title",
 					AttributeValue.fromS("m%07d".formatted(m)), "rating", AttributeValue.fromN(Integer.toString(m % 10))));
 		}
