@@ -162,15 +162,15 @@ public final class Benchmark {
 				System.out.println("Loading the data set (200,000 purchases, 1,000,000 movies) ...");
 				long loading = System.nanoTime();
 				BenchData.load(client, "Users", "UserPurchases",
-						"startup".equals(System.getenv("BENCH_ONLY")) ? null : "Movies");
+						List.of("startup", "metrics").contains(System.getenv("BENCH_ONLY")) ? null : "Movies");
 				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
 				// BENCH_ONLY=export or BENCH_ONLY=startup runs that section alone (after the load).
 				String only = System.getenv("BENCH_ONLY");
 				if (only == null || only.isBlank()) {
 					bench.run(server.pid());
 				}
-				if (only == null || only.isBlank() || only.equals("startup")) {
-					bench.startup(jar, dynamo.endpoint(), out);
+				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
+					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
 				}
 				if (only == null || only.isBlank() || only.equals("export")) {
 					bench.export(jar, dynamo.endpoint(), out);
@@ -587,12 +587,12 @@ public final class Benchmark {
 	}
 
 	/** The start-up section ({@link Startup}), its pages spread over 4 categories and 50 positions in each. */
-	private void startup(Path jar, URI dynamoDb, Path out) throws Exception {
+	private void startup(Path jar, URI dynamoDb, Path out, boolean metricsOnly) throws Exception {
 		Map<String, List<String>> cursors = new LinkedHashMap<>();
 		for (int c = 0; c < 4; c++) {
 			cursors.put(BenchData.category(c), walkCursors(BenchData.category(c), 50));
 		}
-		new Startup(jar, dynamoDb, out, new Startup.Rows() {
+		Startup startup = new Startup(jar, dynamoDb, out, new Startup.Rows() {
 
 			@Override
 			public void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
@@ -604,7 +604,13 @@ public final class Benchmark {
 				Benchmark.this.figures.put(name, value);
 			}
 
-		}, cursors).run();
+		}, cursors);
+		if (metricsOnly) {
+			startup.runMetricsOnly();
+		}
+		else {
+			startup.run();
+		}
 	}
 
 	private List<String> walkCursors(String category, int count) {

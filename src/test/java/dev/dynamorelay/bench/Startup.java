@@ -53,8 +53,10 @@ import tools.jackson.databind.json.JsonMapper;
  * per page over the first 60 s (the start-up's seconds and CPU included: what a new instance gives);</li>
  * <li>the warm phase: the same after 120 s more of that load, over 20 s.</li>
  * </ul>
- * Then the metrics' cost: two warm servers of the last runtime, one with {@code dynamo-relay.metrics.enabled=false},
- * loaded in turns (A B B A A B, 10 s each; the metered one scraped every 10 s); server CPU per page of each.
+ * Then the metrics' cost: three servers of the last runtime, the second and third with
+ * {@code dynamo-relay.metrics.enabled=false} (the third a control: the noise between two processes alike), each
+ * warmed alone for 180 s, then loaded in turns (4 rounds of 10 s each, in rotated order; the metered one scraped
+ * every 10 s); server CPU per page of each.
  */
 final class Startup {
 
@@ -148,6 +150,12 @@ final class Startup {
 			return command;
 		}
 
+	}
+
+	/** Only the metrics' cost, on the fat jar of the benchmark's own Java ({@code BENCH_ONLY=metrics}). */
+	void runMetricsOnly() throws Exception {
+		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+		metricsCost(new Runtime("Java " + version(java) + ", fat jar", java, List.of(), List.of("-jar", this.jar.toString())));
 	}
 
 	void run() throws Exception {
@@ -282,54 +290,67 @@ final class Startup {
 		System.out.printf("Metrics on vs off (%s) ...%n", runtime.name());
 		int onPort = freePort();
 		int offPort = freePort();
+		int controlPort = freePort();
 		Process on = start(runtime, List.of(), onPort, false);
 		Process off = start(runtime, List.of(), offPort, false, "--dynamo-relay.metrics.enabled=false");
+		Process control = start(runtime, List.of(), controlPort, false, "--dynamo-relay.metrics.enabled=false");
 		try {
-			URI onUri = URI.create("http://127.0.0.1:" + onPort + "/graphql");
-			URI offUri = URI.create("http://127.0.0.1:" + offPort + "/graphql");
-			long warmEnd = System.nanoTime() + WARM_UP.toNanos();
-			ExecutorService both = Executors.newFixedThreadPool(2);
-			try {
-				Future<Window> a = both.submit(() -> load(onUri, System.nanoTime(), warmEnd, on.pid(), true, 4));
-				Future<Window> b = both.submit(() -> load(offUri, System.nanoTime(), warmEnd, off.pid(), true, 4));
-				a.get();
-				b.get();
+			List<URI> servers = List.of(URI.create("http://127.0.0.1:" + onPort + "/graphql"),
+					URI.create("http://127.0.0.1:" + offPort + "/graphql"),
+					URI.create("http://127.0.0.1:" + controlPort + "/graphql"));
+			long[] pids = { on.pid(), off.pid(), control.pid() };
+			// Each warmed alone, under the full load, as long as the warm phase's servers.
+			for (int i = 0; i < servers.size(); i++) {
+				load(servers.get(i), System.nanoTime(), System.nanoTime() + COLD.plus(WARM_UP).toNanos(), pids[i], true);
 			}
-			finally {
-				both.shutdownNow();
-			}
-			Window[] sums = { Window.NONE, Window.NONE };
+			Window[] sums = { Window.NONE, Window.NONE, Window.NONE };
 			URI scrape = URI.create("http://127.0.0.1:" + onPort + "/actuator/prometheus");
-			for (boolean metered : new boolean[] { true, false, false, true, true, false }) {
-				long start = System.nanoTime();
-				long end = start + Duration.ofSeconds(10).toNanos();
-				if (metered) {
-					get(scrape);
+			// Four rounds; each round runs the three in a rotated order.
+			for (int round = 0; round < 4; round++) {
+				for (int k = 0; k < 3; k++) {
+					int i = (round + k) % 3;
+					long start = System.nanoTime();
+					if (i == 0) {
+						get(scrape);
+					}
+					sums[i] = sums[i].plus(load(servers.get(i), start, start + Duration.ofSeconds(10).toNanos(), pids[i], false));
 				}
-				Window window = metered ? load(onUri, start, end, on.pid(), false) : load(offUri, start, end, off.pid(), false);
-				sums[metered ? 0 : 1] = sums[metered ? 0 : 1].plus(window);
 			}
 			String scraped = get(scrape);
 			if (!scraped.contains("dynamorelay_connection_pages_total{connection=\"Query.purchasesByCategory\"")) {
 				throw new IllegalStateException("the metered server's scrape has no page counts");
 			}
 			double ratio = sums[0].cpuPerPage() / sums[1].cpuPerPage();
-			this.rows.row("server CPU per page, metrics on (scraped every 10 s) vs off, 8 clients, 3 x 10 s each in turns",
+			double noise = sums[2].cpuPerPage() / sums[1].cpuPerPage();
+			this.rows.row("server CPU per page, metrics on (scraped every 10 s) vs off, 8 clients, 4 x 10 s each in turns",
 					"%.3f ms".formatted(sums[0].cpuPerPage()), "%.3f ms".formatted(sums[1].cpuPerPage()),
 					"%.3fx (%.0f vs %.0f pages/s)".formatted(ratio, sums[0].perSecond(), sums[1].perSecond()), "<= 1.03x",
 					ratio <= 1.03);
+			this.rows.row("... control: a second server with metrics off vs the first (the noise between two processes)",
+					"%.3f ms".formatted(sums[2].cpuPerPage()), "%.3f ms".formatted(sums[1].cpuPerPage()),
+					"%.3fx".formatted(noise), "-", null);
+			// What the meters record per page, timed alone in this JVM once the servers are idle: the part of
+			// the difference above that is the meters' own.
+			double recording = dev.dynamorelay.metrics.RecordingCost.nanosPerPage();
+			this.rows.row("... what the meters record per page (1 request timer, 2 DynamoDB call timers, 5 counters), "
+					+ "timed in one JVM with a scrape every 5,000 pages", "%.0f ns".formatted(recording), "-",
+					"%.3f%% of the server's CPU per page".formatted(100 * recording / 1e6 / sums[1].cpuPerPage()), "<= 3%",
+					recording / 1e6 <= 0.03 * sums[1].cpuPerPage());
 			this.rows.figure("metricsCpuRatio", ratio);
+			this.rows.figure("metricsControlRatio", noise);
 		}
 		finally {
 			stop(on);
 			stop(off);
+			stop(control);
 		}
 	}
 
 	/** Pages served between {@code from} and {@code to} (nanoTime), their latencies, and the server's CPU. */
-	record Window(long pages, double[] latencies, long nanos, long cpuNanos, long firstAnswerNanos) {
+	record Window(long pages, double[] latencies, long nanos, long cpuNanos, long firstAnswerNanos, long jitNanos,
+			long gcNanos) {
 
-		static final Window NONE = new Window(0, new double[0], 0, 0, 0);
+		static final Window NONE = new Window(0, new double[0], 0, 0, 0, 0, 0);
 
 		double perSecond() {
 			return this.pages / (this.nanos / 1e9);
@@ -351,14 +372,16 @@ final class Startup {
 		}
 
 		String describe() {
-			return "%.0f pages/s, p50 %.1f ms, p99 %.1f ms, CPU %.2f ms/page".formatted(perSecond(), percentile(50),
-					percentile(99), cpuPerPage());
+			return "%.0f pages/s, p50 %.1f ms, p99 %.1f ms, CPU %.2f ms/page (JIT compilers %.0f%%, GC %.0f%%)".formatted(
+					perSecond(), percentile(50), percentile(99), cpuPerPage(), 100.0 * this.jitNanos / this.cpuNanos,
+					100.0 * this.gcNanos / this.cpuNanos);
 		}
 
 		Window plus(Window other) {
 			double[] all = Arrays.copyOf(this.latencies, this.latencies.length + other.latencies.length);
 			System.arraycopy(other.latencies, 0, all, this.latencies.length, other.latencies.length);
-			return new Window(this.pages + other.pages, all, this.nanos + other.nanos, this.cpuNanos + other.cpuNanos, 0);
+			return new Window(this.pages + other.pages, all, this.nanos + other.nanos, this.cpuNanos + other.cpuNanos, 0,
+					this.jitNanos + other.jitNanos, this.gcNanos + other.gcNanos);
 		}
 
 	}
@@ -373,6 +396,7 @@ final class Startup {
 	 */
 	private Window load(URI graphql, long from, long to, long pid, boolean untilUp, int clients) throws Exception {
 		long cpuAtStart = cpu(pid);
+		long[] kindsAtStart = cpuByKind(pid);
 		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		List<Future<double[]>> results = new ArrayList<>();
 		long[] first = { Long.MAX_VALUE };
@@ -419,11 +443,13 @@ final class Startup {
 				all.add(result.get());
 			}
 			long cpuUsed = cpu(pid) - cpuAtStart;
+			long[] kinds = cpuByKind(pid);
 			double[] latencies = all.stream().flatMapToDouble(Arrays::stream).toArray();
 			if (latencies.length == 0) {
 				throw new IllegalStateException("no page in the window");
 			}
-			return new Window(latencies.length, latencies, to - from, cpuUsed, first[0]);
+			return new Window(latencies.length, latencies, to - from, cpuUsed, first[0], kinds[0] - kindsAtStart[0],
+					kinds[1] - kindsAtStart[1]);
 		}
 		finally {
 			pool.shutdownNow();
@@ -517,6 +543,43 @@ final class Startup {
 	private static long cpu(long pid) {
 		return ProcessHandle.of(pid).flatMap((process) -> process.info().totalCpuDuration()).map(Duration::toNanos)
 			.orElse(0L);
+	}
+
+	/**
+	 * CPU nanoseconds of the process's JIT compiler threads and of its GC and VM threads, from
+	 * {@code /proc/PID/task} (Linux; zeros elsewhere). Threads that ended are not counted: compiler threads
+	 * the JVM stops when idle lose their time, so the JIT's share is a lower bound.
+	 */
+	private static long[] cpuByKind(long pid) {
+		long[] kinds = new long[2];
+		Path tasks = Path.of("/proc", Long.toString(pid), "task");
+		if (!Files.isDirectory(tasks)) {
+			return kinds;
+		}
+		long tick = 10_000_000L; // USER_HZ is 100 on Linux
+		try (var threads = Files.list(tasks)) {
+			for (Path thread : threads.toList()) {
+				try {
+					String name = Files.readString(thread.resolve("comm")).trim();
+					String stat = Files.readString(thread.resolve("stat"));
+					String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+					long nanos = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * tick;
+					if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+						kinds[0] += nanos;
+					}
+					else if (name.startsWith("GC ") || name.startsWith("G1 ") || name.equals("VM Thread")) {
+						kinds[1] += nanos;
+					}
+				}
+				catch (IOException | RuntimeException ex) {
+					// the thread ended meanwhile
+				}
+			}
+		}
+		catch (IOException ex) {
+			return kinds;
+		}
+		return kinds;
 	}
 
 	private byte[] post(URI uri, byte[] body) {
