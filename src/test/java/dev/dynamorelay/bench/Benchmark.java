@@ -114,19 +114,24 @@ public final class Benchmark {
 	 * With {@code java.net.http.HttpClient} (whose selector thread hands every response to another
 	 * thread) a page measured about 0.5 ms slower here, and its CPU competed with the server's.
 	 */
-	private final CloseableHttpClient http = HttpClients.custom()
-		.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-			.setMaxConnTotal(64)
-			.setMaxConnPerRoute(64)
-			.setDefaultConnectionConfig(ConnectionConfig.custom()
-				.setConnectTimeout(Timeout.ofSeconds(5))
-				.setSocketTimeout(Timeout.ofSeconds(60))
+	private final CloseableHttpClient http = httpClient();
+
+	/** The load generator's client (see {@link #http}), also the start-up section's. */
+	static CloseableHttpClient httpClient() {
+		return HttpClients.custom()
+			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+				.setMaxConnTotal(64)
+				.setMaxConnPerRoute(64)
+				.setDefaultConnectionConfig(ConnectionConfig.custom()
+					.setConnectTimeout(Timeout.ofSeconds(5))
+					.setSocketTimeout(Timeout.ofSeconds(60))
+					.build())
 				.build())
-			.build())
-		.disableAutomaticRetries()
-		.disableContentCompression()
-		.disableCookieManagement()
-		.build();
+			.disableAutomaticRetries()
+			.disableContentCompression()
+			.disableCookieManagement()
+			.build();
+	}
 
 	private final URI graphql;
 
@@ -918,11 +923,11 @@ public final class Benchmark {
 		}
 	}
 
-	private static boolean startsWith(byte[] bytes, byte[] prefix) {
+	static boolean startsWith(byte[] bytes, byte[] prefix) {
 		return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
 	}
 
-	private static int indexOf(byte[] bytes, byte[] part) {
+	static int indexOf(byte[] bytes, byte[] part) {
 		outer: for (int i = 0; i <= bytes.length - part.length; i++) {
 			for (int j = 0; j < part.length; j++) {
 				if (bytes[i + j] != part[j]) {
@@ -1158,7 +1163,7 @@ public final class Benchmark {
 		return "%.1f MB".formatted(bytes / 1024.0 / 1024.0);
 	}
 
-	private static int freePort() throws IOException {
+	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}

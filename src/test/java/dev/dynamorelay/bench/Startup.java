@@ -1,7 +1,6 @@
 package dev.dynamorelay.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
@@ -27,14 +26,10 @@ import java.util.regex.Pattern;
 
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.apache.hc.core5.util.Timeout;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -94,19 +89,7 @@ final class Startup {
 
 	private static final Duration WARM = Duration.ofSeconds(20);
 
-	private final CloseableHttpClient http = HttpClients.custom()
-		.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-			.setMaxConnTotal(64)
-			.setMaxConnPerRoute(64)
-			.setDefaultConnectionConfig(ConnectionConfig.custom()
-				.setConnectTimeout(Timeout.ofSeconds(5))
-				.setSocketTimeout(Timeout.ofSeconds(60))
-				.build())
-			.build())
-		.disableAutomaticRetries()
-		.disableContentCompression()
-		.disableCookieManagement()
-		.build();
+	private final CloseableHttpClient http = Benchmark.httpClient();
 
 	private final Path jar;
 
@@ -199,7 +182,7 @@ final class Startup {
 		this.rows.row("first answer of the embedded default after spawn (median of 3): " + runtime.name(),
 				"%.2f s".formatted(first), "-", "%.2f / %.2f / %.2f s".formatted(firsts[0], firsts[1], firsts[2]), "<= 5 s",
 				first <= 5);
-		int port = freePort();
+		int port = Benchmark.freePort();
 		long spawned = System.nanoTime();
 		Process server = start(runtime, List.of(), port, false);
 		try {
@@ -226,7 +209,7 @@ final class Startup {
 
 	/** Seconds from spawning {@code java -jar} with no endpoint to its first answer of README's first query. */
 	private double embeddedFirstAnswer(Runtime runtime) throws Exception {
-		int port = freePort();
+		int port = Benchmark.freePort();
 		long spawned = System.nanoTime();
 		Process server = start(runtime, List.of(), port, true);
 		try {
@@ -263,7 +246,7 @@ final class Startup {
 		System.out.printf("Training %s ...%n", name);
 		Files.createDirectories(archive.getParent());
 		Files.deleteIfExists(archive);
-		int port = freePort();
+		int port = Benchmark.freePort();
 		long spawned = System.nanoTime();
 		Process server = start(runtime, flags, port, false);
 		try {
@@ -288,9 +271,9 @@ final class Startup {
 	 */
 	private void metricsCost(Runtime runtime) throws Exception {
 		System.out.printf("Metrics on vs off (%s) ...%n", runtime.name());
-		int onPort = freePort();
-		int offPort = freePort();
-		int controlPort = freePort();
+		int onPort = Benchmark.freePort();
+		int offPort = Benchmark.freePort();
+		int controlPort = Benchmark.freePort();
 		Process on = start(runtime, List.of(), onPort, false);
 		Process off = start(runtime, List.of(), offPort, false, "--dynamo-relay.metrics.enabled=false");
 		Process control = start(runtime, List.of(), controlPort, false, "--dynamo-relay.metrics.enabled=false");
@@ -414,7 +397,7 @@ final class Startup {
 						byte[] body = this.bodies.get(random.nextInt(this.bodies.size()));
 						try {
 							byte[] answer = post(graphql, body);
-							if (!startsWith(answer, PAGE_START) || indexOf(answer, ERRORS) >= 0) {
+							if (!Benchmark.startsWith(answer, PAGE_START) || Benchmark.indexOf(answer, ERRORS) >= 0) {
 								throw new IllegalStateException("not a page: " + new String(answer, StandardCharsets.UTF_8));
 							}
 						}
@@ -608,26 +591,5 @@ final class Startup {
 		}
 	}
 
-	private static boolean startsWith(byte[] bytes, byte[] prefix) {
-		return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
-	}
-
-	private static int indexOf(byte[] bytes, byte[] part) {
-		outer: for (int i = 0; i <= bytes.length - part.length; i++) {
-			for (int j = 0; j < part.length; j++) {
-				if (bytes[i + j] != part[j]) {
-					continue outer;
-				}
-			}
-			return i;
-		}
-		return -1;
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-	}
 
 }
