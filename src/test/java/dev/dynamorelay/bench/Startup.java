@@ -591,5 +591,4 @@ final class Startup {
 		}
 	}
 
-
 }
