@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExcee
 import dev.dynamorelay.pagination.ConnectionMeters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class ServerMetersTest {
 
@@ -81,6 +82,13 @@ class ServerMetersTest {
 		meters.refusal("depth");
 		meters.dynamoDbCall("Query", "ok", 1);
 		assertThat(this.registry.getMeters()).isEmpty();
+	}
+
+	@Test
+	void aNegativeNameBoundIsRefusedAtStart() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new MetricsProperties(true, -1))
+			.withMessageContaining("dynamo-relay.metrics.max-operation-names");
+		assertThat(new MetricsProperties(true, 0).maxOperationNames()).isZero();
 	}
 
 	@Test
