@@ -116,6 +116,9 @@ public final class Benchmark {
 	 */
 	private final CloseableHttpClient http = httpClient();
 
+	/** The first few failures of the fairness section's normal pages, as the server answered them. */
+	private final List<String> failures = new ArrayList<>();
+
 	/** The load generator's client (see {@link #http}), also the start-up section's. */
 	static CloseableHttpClient httpClient() {
 		return HttpClients.custom()
@@ -166,13 +169,17 @@ public final class Benchmark {
 				bench.awaitServer(server);
 				System.out.println("Loading the data set (200,000 purchases, 1,000,000 movies) ...");
 				long loading = System.nanoTime();
-				BenchData.load(client, "Users", "UserPurchases",
-						List.of("startup", "metrics").contains(System.getenv("BENCH_ONLY")) ? null : "Movies");
-				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
-				// BENCH_ONLY=export or BENCH_ONLY=startup runs that section alone (after the load).
 				String only = System.getenv("BENCH_ONLY");
+				BenchData.load(client, "Users", "UserPurchases",
+						List.of("startup", "metrics").contains(only) ? null : "Movies",
+						"fairness".equals(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES);
+				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
+				// BENCH_ONLY=export, startup, metrics or fairness runs that section alone (after the load).
 				if (only == null || only.isBlank()) {
 					bench.run(server.pid());
+				}
+				if ("fairness".equals(only)) {
+					bench.fairnessAlone();
 				}
 				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
 					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
@@ -194,13 +201,7 @@ public final class Benchmark {
 
 	private void run(long serverPid) throws Exception {
 		String category = BenchData.category(3);
-		QueryRequest raw = QueryRequest.builder()
-			.tableName("UserPurchases")
-			.indexName("ByCategory")
-			.keyConditionExpression("category = :c")
-			.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)))
-			.limit(51)
-			.build();
+		QueryRequest raw = rawPage(category);
 		Map<String, Object> firstPage = Map.of("c", category);
 		// The walk comes first: its 10,000 requests are also the first part of the warm-up.
 		System.out.println("Walking 1,000,000 movies to the end ...");
@@ -351,6 +352,39 @@ public final class Benchmark {
 		this.figures.put("walkedItems", walkedItems);
 	}
 
+	/** The raw SDK Query of a 50-edge page of {@code category}: {@code Limit} 51, as the server sends it. */
+	private static QueryRequest rawPage(String category) {
+		return QueryRequest.builder()
+			.tableName("UserPurchases")
+			.indexName("ByCategory")
+			.keyConditionExpression("category = :c")
+			.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)))
+			.limit(51)
+			.build();
+	}
+
+	/** The fairness section alone ({@code BENCH_ONLY=fairness}), after the same warm-up as the full run. */
+	private void fairnessAlone() throws Exception {
+		System.out.println("Warming up under load ...");
+		List<String> cursors = walkCursors(BenchData.category(5), 100);
+		warmUp(cursors, BenchData.category(5), rawPage(BenchData.category(3)));
+		// The full run has measured for minutes before its fairness section: as long again of 8 clients' pages.
+		List<byte[]> bodies = cursors.stream()
+			.map((cursor) -> body(PAGE_20, vars("c", BenchData.category(5), "a", cursor)))
+			.toList();
+		long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+		try (Clients<Integer> clients = Clients.start(8, (client) -> () -> {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			while (System.nanoTime() < end) {
+				postPage(bodies.get(random.nextInt(bodies.size())));
+			}
+			return 0;
+		})) {
+			clients.join();
+		}
+		fairness(cursors, BenchData.category(5));
+	}
+
 	/**
 	 * A normal client's 20-edge page alone and beside {@value #HOSTILE_CLIENTS} hostile clients, in turns
 	 * (alone 10 s, beside 10 s, twice over), and what became of the hostile requests. The hostile clients
@@ -372,6 +406,7 @@ public final class Benchmark {
 		List<Double> alone = new ArrayList<>();
 		List<Double> beside = new ArrayList<>();
 		int[] errors = new int[2];
+		this.failures.clear();
 		long[][] outcomes = new long[Hostile.values().length][Outcome.values().length];
 		double hostileSeconds = 0;
 		for (int round = 0; round < 2; round++) {
@@ -408,6 +443,9 @@ public final class Benchmark {
 				"%.2fx".formatted(percentile(b, 99) / percentile(a, 99)), "-", null);
 		row("... normal pages served / failed (beside | alone)", "%d / %d".formatted(b.length, errors[1]),
 				"%d / %d".formatted(a.length, errors[0]), "-", "0 failed", errors[0] == 0 && errors[1] == 0);
+		for (String failure : this.failures) {
+			System.out.println("  a normal page failed: " + failure);
+		}
 		long[] totals = new long[Outcome.values().length];
 		for (Hostile kind : Hostile.values()) {
 			long[] counts = outcomes[kind.ordinal()];
@@ -452,6 +490,10 @@ public final class Benchmark {
 			}
 			catch (RuntimeException ex) {
 				failed++;
+				if (this.failures.size() < 5) {
+					String message = String.valueOf(ex.getMessage());
+					this.failures.add(message.substring(0, Math.min(message.length(), 400)));
+				}
 			}
 		}
 		return failed;
