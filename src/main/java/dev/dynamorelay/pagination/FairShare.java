@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * <p>A request that has started {@code heavyAfter} calls is heavy: heavy requests together hold at most
  * {@code maxHeavyInFlight} places, so that the rest (and the cores of a DynamoDB that shares this
  * machine) stay free for requests of a page or two, which never wait behind them for more than one
- * place.
+ * place. Among heavy requests the oldest goes first: ordered by calls started, a heavy request would be
+ * overtaken by every younger one and run out of its time waiting, while the oldest is the nearest to its
+ * deadline (all requests have the same timeout) and, served, leaves soonest.
  *
  * <p>Nothing blocks: a waiting call is a task, started by the completion of the call before it.
  */
@@ -39,6 +41,8 @@ public final class FairShare {
 	private int heavyInFlight;
 
 	private long arrivals;
+
+	private long shares;
 
 	/**
 	 * @param maxInFlight the most calls of all requests in flight at once, at least 1
@@ -73,7 +77,9 @@ public final class FairShare {
 
 	/** A new request's share. */
 	public Share share() {
-		return new Share();
+		synchronized (this) {
+			return new Share(this.shares++);
+		}
 	}
 
 	/** The {@code Limit} for a call of {@code share} that wants {@code wanted} items, now. */
@@ -165,8 +171,7 @@ public final class FairShare {
 			boolean heavy;
 			synchronized (this) {
 				for (Waiting each : this.waiting) {
-					if (canStart(each.share) && (next == null || each.share.started < next.share.started
-							|| (each.share.started == next.share.started && each.arrival < next.arrival))) {
+					if (canStart(each.share) && (next == null || before(each, next))) {
 						next = each;
 					}
 				}
@@ -182,6 +187,28 @@ public final class FairShare {
 		}
 	}
 
+	/**
+	 * Whether {@code one} goes before {@code other}: a light request's call before a heavy one's; among
+	 * light requests, the one with fewer calls started; among heavy requests, the older request, so that
+	 * the one nearest its deadline finishes instead of being overtaken by every younger heavy request;
+	 * the longest waiting call among equals.
+	 */
+	private boolean before(Waiting one, Waiting other) {
+		boolean oneHeavy = isHeavy(one.share);
+		if (oneHeavy != isHeavy(other.share)) {
+			return !oneHeavy;
+		}
+		if (oneHeavy) {
+			if (one.share.order != other.share.order) {
+				return one.share.order < other.share.order;
+			}
+		}
+		else if (one.share.started != other.share.started) {
+			return one.share.started < other.share.started;
+		}
+		return one.arrival < other.arrival;
+	}
+
 	/** Calls in flight now, for all requests. */
 	public synchronized int inFlight() {
 		return this.inFlight;
@@ -194,7 +221,14 @@ public final class FairShare {
 	/** One request's part: how many of its calls have started. Guarded by its {@link FairShare}. */
 	public static final class Share {
 
+		/** When the request came, among all requests of its {@link FairShare}. */
+		private final long order;
+
 		private long started;
+
+		private Share(long order) {
+			this.order = order;
+		}
 
 	}
 

@@ -94,6 +94,50 @@ class FairShareTest {
 	}
 
 	@Test
+	void theOlderOfTwoHeavyRequestsTakesTheHeavyPlaceFirstThoughItStartedMoreCalls() {
+		FairShare fair = new FairShare(10, 100, 1, 1);
+		CallLimiter older = new CallLimiter(8, fair);
+		older.call(call("older-0"));
+		older.call(call("older-1"));
+		older.call(call("older-2"));
+		CallLimiter younger = new CallLimiter(8, fair);
+		younger.call(call("younger-0"));
+		younger.call(call("younger-1"));
+		assertThat(this.started).as("each request's first call is light; the older one holds the heavy place")
+			.containsExactly("older-0", "older-1", "younger-0");
+
+		this.answers.get(1).complete("done");
+		assertThat(this.started).as("the heavy place goes to the older request, with 2 calls started against 1")
+			.endsWith("older-2");
+		this.answers.get(3).complete("done");
+		assertThat(this.started).endsWith("younger-1");
+		assertThat(fair.inFlight()).isEqualTo(3);
+	}
+
+	@Test
+	void lightRequestsGoBeforeAHeavyOne() {
+		FairShare fair = new FairShare(1, 100, 2, 1);
+		CallLimiter heavy = new CallLimiter(8, fair);
+		for (int i = 0; i < 4; i++) {
+			heavy.call(call("heavy-" + i));
+		}
+		this.answers.get(0).complete("done");
+		assertThat(this.started).as("the heavy request's second call").containsExactly("heavy-0", "heavy-1");
+		new CallLimiter(8, fair).call(call("light-a"));
+		CallLimiter light = new CallLimiter(8, fair);
+		light.call(call("light-b0"));
+		light.call(call("light-b1"));
+
+		this.answers.get(1).complete("done");
+		this.answers.get(2).complete("done");
+		this.answers.get(3).complete("done");
+		assertThat(this.started).as("every call of a request that is not heavy yet goes first")
+			.containsExactly("heavy-0", "heavy-1", "light-a", "light-b0", "light-b1");
+		this.answers.get(4).complete("done");
+		assertThat(this.started).endsWith("heavy-2");
+	}
+
+	@Test
 	void theRequestsOwnCapStillHolds() {
 		FairShare fair = new FairShare(10, 100);
 		CallLimiter capped = new CallLimiter(2, fair);
