@@ -51,7 +51,8 @@ public class DynamoDbConfiguration {
 
 	/**
 	 * All requests' DynamoDB calls: how many in flight at once, and whose goes next (the request with the
-	 * fewest started), so that a request of one page is not queued behind a heavy one's calls.
+	 * fewest started; among heavy ones, the oldest), so that a request of one page is not queued behind a
+	 * heavy one's calls.
 	 */
 	@Bean
 	FairShare fairShare(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded) {
@@ -61,7 +62,10 @@ public class DynamoDbConfiguration {
 		int processors = Runtime.getRuntime().availableProcessors();
 		int maxInFlight = Math.min(properties.maxConcurrency(), (fair.maxInFlight() != null) ? fair.maxInFlight()
 				: local ? 4 * processors : properties.maxConcurrency());
-		int maxHeavy = (fair.maxHeavyInFlight() != null) ? fair.maxHeavyInFlight() : local ? processors : maxInFlight;
+		// On this machine, heavy requests' calls keep at most half of the cores busy in DynamoDB Local: the
+		// other half answers requests of a page or two at once.
+		int maxHeavy = (fair.maxHeavyInFlight() != null) ? fair.maxHeavyInFlight()
+				: local ? Math.max(1, processors / 2) : maxInFlight;
 		return new FairShare(maxInFlight, fair.quantum(), fair.heavyAfter(), maxHeavy);
 	}
 

@@ -1,0 +1,130 @@
+package dev.dynamorelay.it;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.graphql.GraphQlResponse;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * All requests' calls sharing DynamoDB, seen from DynamoDB's side through a frozen proxy: a request past
+ * {@code heavy-after} calls is heavy, and heavy requests together hold at most
+ * {@code max-heavy-in-flight} places, whatever their own cap would allow; a request of one page still
+ * reaches DynamoDB at once beside them, and all are served whole once DynamoDB answers.
+ */
+class FairShareIT extends IntegrationTest {
+
+	private static final int HEAVY_AFTER = 2;
+
+	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
+
+	private static final FreezableProxy PROXY = proxy();
+
+	/** Ten connection fields, which graphql-java starts at once: ten Queries. */
+	private static final String TEN = IntStream.range(0, 10)
+		.mapToObj((i) -> "f%d: purchasesByCategory(category: \"books\", first: %d) { edges { cursor } }".formatted(i,
+				i + 1))
+		.collect(Collectors.joining("\n", "{ ", " }"));
+
+	private static final String ONE = "{ purchasesByCategory(category: \"music\", first: 3) { edges { cursor } } }";
+
+	@DynamicPropertySource
+	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
+		registry.add("dynamo-relay.dynamodb.endpoint", () -> "http://127.0.0.1:" + PROXY.port());
+		registry.add("dynamo-relay.cursor.secret", () -> "fair-secret");
+		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		// Each call's attempt may take a third of it: long enough for the held calls to wait out the test.
+		registry.add("dynamo-relay.dynamodb.timeout", () -> "15s");
+		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> "10");
+		registry.add("dynamo-relay.dynamodb.fair-share.max-in-flight", () -> "20");
+		registry.add("dynamo-relay.dynamodb.fair-share.heavy-after", () -> Integer.toString(HEAVY_AFTER));
+		registry.add("dynamo-relay.dynamodb.fair-share.max-heavy-in-flight", () -> "1");
+	}
+
+	@Override
+	protected URI dynamoDbEndpoint() {
+		return DYNAMODB.endpoint();
+	}
+
+	@AfterEach
+	void thaw() {
+		PROXY.mode(FreezableProxy.Mode.FORWARD);
+	}
+
+	@AfterAll
+	static void stop() throws IOException {
+		PROXY.close();
+		DYNAMODB.close();
+	}
+
+	@Test
+	void heavyRequestsHoldTheirPlacesTogetherAndARequestOfOnePageStillGoesThrough() throws Exception {
+		assertServedWhole(execute(TEN));
+		PROXY.mode(FreezableProxy.Mode.FROZEN);
+		CompletableFuture<GraphQlResponse> first = CompletableFuture.supplyAsync(() -> execute(TEN));
+		int firstReached = settle(HEAVY_AFTER + 1);
+		CompletableFuture<GraphQlResponse> second = CompletableFuture.supplyAsync(() -> execute(TEN));
+		int bothReached = settle(firstReached + HEAVY_AFTER);
+		CompletableFuture<GraphQlResponse> page = CompletableFuture.supplyAsync(() -> execute(ONE));
+		int allReached = settle(bothReached + 1);
+		PROXY.mode(FreezableProxy.Mode.FORWARD);
+		assertServedWhole(first.get(10, TimeUnit.SECONDS));
+		assertServedWhole(second.get(10, TimeUnit.SECONDS));
+		GraphQlResponse served = page.get(10, TimeUnit.SECONDS);
+
+		assertThat(firstReached).as("the first request's calls at DynamoDB: %d before it is heavy, then one heavy place",
+				HEAVY_AFTER).isEqualTo(HEAVY_AFTER + 1);
+		assertThat(bothReached).as("the second request's calls before it is heavy join them; the heavy place is taken")
+			.isEqualTo(2 * HEAVY_AFTER + 1);
+		assertThat(allReached).as("a request of one page reaches DynamoDB at once").isEqualTo(2 * HEAVY_AFTER + 2);
+		assertThat(served.getErrors()).isEmpty();
+		assertThat(served.field("purchasesByCategory.edges").<List<?>>getValue()).hasSize(3);
+	}
+
+	private static void assertServedWhole(GraphQlResponse response) {
+		assertThat(response.getErrors()).isEmpty();
+		for (int i = 0; i < 10; i++) {
+			assertThat(response.field("f" + i + ".edges").<List<?>>getValue()).hasSize(i + 1);
+		}
+		assertThat(Errors.requests(response)).isEqualTo(10);
+	}
+
+	/**
+	 * The calls held by the frozen proxy once {@code expected} have arrived (or after a second), and 300 ms
+	 * later: long enough for any others to arrive if nothing held them back, shorter than an attempt's
+	 * timeout (a third of 15 s), so no call is given up meanwhile.
+	 */
+	private static int settle(int expected) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+		while (PROXY.heldRequests() < expected && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		Thread.sleep(300);
+		return PROXY.heldRequests();
+	}
+
+	private static FreezableProxy proxy() {
+		try {
+			return new FreezableProxy(new InetSocketAddress("127.0.0.1", DYNAMODB.endpoint().getPort()));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
