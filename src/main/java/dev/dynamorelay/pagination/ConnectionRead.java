@@ -143,13 +143,10 @@ public final class ConnectionRead<T> {
 				(this.start == null || atEnd) ? null : this.start.key(), this.definition.mapper());
 		// A cursor at the end the page reads away from (after the last item forwards, before the first
 		// backwards): nothing lies that way.
-		if (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward) {
-			Page<T> page = toPage(state);
-			this.meters.page(page.cut());
-			return CompletableFuture.completedFuture(page);
-		}
-		return readPage(state, indexForward, deadline(stats), stats).thenApply((read) -> {
-			Page<T> page = toPage(read);
+		CompletableFuture<PageState<T>> read = (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward)
+				? CompletableFuture.completedFuture(state) : readPage(state, indexForward, deadline(stats), stats);
+		return read.thenApply((done) -> {
+			Page<T> page = toPage(done);
 			this.meters.page(page.cut());
 			return page;
 		});
