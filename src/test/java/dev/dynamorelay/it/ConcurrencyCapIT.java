@@ -1,14 +1,10 @@
 package dev.dynamorelay.it;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +16,6 @@ import org.springframework.graphql.GraphQlResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,19 +30,15 @@ class ConcurrencyCapIT extends IntegrationTest {
 
 	private static final int CAP = 3;
 
-	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
 
-	private static final FreezableProxy PROXY = proxy();
+	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
-	/** Ten connection fields, which graphql-java starts at once: ten Queries. */
-	private static final String TEN = IntStream.range(0, 10)
-		.mapToObj((i) -> "f%d: purchasesByCategory(category: \"books\", first: %d) { edges { cursor } }".formatted(i,
-				i + 1))
-		.collect(Collectors.joining("\n", "{ ", " }"));
+	private static final String TEN = TenPages.DOCUMENT;
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", () -> "http://127.0.0.1:" + PROXY.port());
+		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
 		registry.add("dynamo-relay.cursor.secret", () -> "cap-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> Integer.toString(CAP));
@@ -65,14 +56,13 @@ class ConcurrencyCapIT extends IntegrationTest {
 
 	@AfterAll
 	static void stop() throws IOException {
-		PROXY.close();
 		DYNAMODB.close();
 	}
 
 	@Test
 	@Order(1)
 	void aRequestHasAtMostTheCapOfCallsInFlightAndTheRestRunOnceOnesFinish() throws Exception {
-		assertServedWhole(execute(TEN));
+		TenPages.assertServedWhole(execute(TEN));
 		PROXY.mode(FreezableProxy.Mode.FROZEN);
 		CompletableFuture<GraphQlResponse> response = CompletableFuture.supplyAsync(() -> execute(TEN));
 		int reached = awaitHeld(CAP);
@@ -84,7 +74,7 @@ class ConcurrencyCapIT extends IntegrationTest {
 		GraphQlResponse served = response.get(10, TimeUnit.SECONDS);
 		assertThat(reached).as("calls that reached DynamoDB").isEqualTo(CAP);
 		assertThat(held).as("calls that reached DynamoDB 300 ms later").isEqualTo(CAP);
-		assertServedWhole(served);
+		TenPages.assertServedWhole(served);
 	}
 
 	@Test
@@ -97,8 +87,8 @@ class ConcurrencyCapIT extends IntegrationTest {
 		Thread.sleep(300);
 		int held = PROXY.heldRequests();
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
-		assertServedWhole(first.get(10, TimeUnit.SECONDS));
-		assertServedWhole(second.get(10, TimeUnit.SECONDS));
+		TenPages.assertServedWhole(first.get(10, TimeUnit.SECONDS));
+		TenPages.assertServedWhole(second.get(10, TimeUnit.SECONDS));
 		assertThat(reached).isEqualTo(2 * CAP);
 		assertThat(held).isEqualTo(2 * CAP);
 	}
@@ -116,13 +106,6 @@ class ConcurrencyCapIT extends IntegrationTest {
 		assertThat(elapsed).isLessThan(Duration.ofSeconds(5));
 	}
 
-	private static void assertServedWhole(GraphQlResponse response) {
-		assertThat(response.getErrors()).isEmpty();
-		for (int i = 0; i < 10; i++) {
-			assertThat(response.field("f" + i + ".edges").<List<?>>getValue()).hasSize(i + 1);
-		}
-		assertThat(Errors.requests(response)).isEqualTo(10);
-	}
 
 	/** The calls held by the frozen proxy once {@code expected} have arrived, or after a second. */
 	private static int awaitHeld(int expected) throws InterruptedException {
@@ -133,15 +116,6 @@ class ConcurrencyCapIT extends IntegrationTest {
 			held = PROXY.heldRequests();
 		}
 		return held;
-	}
-
-	private static FreezableProxy proxy() {
-		try {
-			return new FreezableProxy(new InetSocketAddress("127.0.0.1", DYNAMODB.endpoint().getPort()));
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.dynamorelay.it;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +20,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DynamoDbFaultsIT extends IntegrationTest {
 
-	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
 
-	private static final FreezableProxy PROXY = proxy();
+	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
 	private static final String QUERY = "{ purchasesByCategory(category: \"books\", first: 3) { edges { cursor } } }";
 
@@ -63,7 +61,7 @@ class DynamoDbFaultsIT extends IntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", () -> "http://127.0.0.1:" + PROXY.port());
+		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
 		registry.add("dynamo-relay.cursor.secret", () -> "faults-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 		registry.add("dynamo-relay.extensions.enabled", () -> "false");
@@ -81,7 +79,6 @@ class DynamoDbFaultsIT extends IntegrationTest {
 
 	@AfterAll
 	static void stop() throws IOException {
-		PROXY.close();
 		DYNAMODB.close();
 	}
 
@@ -202,15 +199,6 @@ class DynamoDbFaultsIT extends IntegrationTest {
 					.build(),
 				HttpResponse.BodyHandlers.ofString());
 		return response.statusCode();
-	}
-
-	private static FreezableProxy proxy() {
-		try {
-			return new FreezableProxy(new InetSocketAddress("127.0.0.1", DYNAMODB.endpoint().getPort()));
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

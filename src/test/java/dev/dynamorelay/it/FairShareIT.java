@@ -1,14 +1,11 @@
 package dev.dynamorelay.it;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +14,6 @@ import org.springframework.graphql.GraphQlResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,21 +27,17 @@ class FairShareIT extends IntegrationTest {
 
 	private static final int HEAVY_AFTER = 2;
 
-	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
 
-	private static final FreezableProxy PROXY = proxy();
+	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
-	/** Ten connection fields, which graphql-java starts at once: ten Queries. */
-	private static final String TEN = IntStream.range(0, 10)
-		.mapToObj((i) -> "f%d: purchasesByCategory(category: \"books\", first: %d) { edges { cursor } }".formatted(i,
-				i + 1))
-		.collect(Collectors.joining("\n", "{ ", " }"));
+	private static final String TEN = TenPages.DOCUMENT;
 
 	private static final String ONE = "{ purchasesByCategory(category: \"music\", first: 3) { edges { cursor } } }";
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", () -> "http://127.0.0.1:" + PROXY.port());
+		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
 		registry.add("dynamo-relay.cursor.secret", () -> "fair-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 		// Each call's attempt may take a third of it: long enough for the held calls to wait out the test.
@@ -68,13 +60,12 @@ class FairShareIT extends IntegrationTest {
 
 	@AfterAll
 	static void stop() throws IOException {
-		PROXY.close();
 		DYNAMODB.close();
 	}
 
 	@Test
 	void heavyRequestsHoldTheirPlacesTogetherAndARequestOfOnePageStillGoesThrough() throws Exception {
-		assertServedWhole(execute(TEN));
+		TenPages.assertServedWhole(execute(TEN));
 		PROXY.mode(FreezableProxy.Mode.FROZEN);
 		CompletableFuture<GraphQlResponse> first = CompletableFuture.supplyAsync(() -> execute(TEN));
 		int firstReached = settle(HEAVY_AFTER + 1);
@@ -83,8 +74,8 @@ class FairShareIT extends IntegrationTest {
 		CompletableFuture<GraphQlResponse> page = CompletableFuture.supplyAsync(() -> execute(ONE));
 		int allReached = settle(bothReached + 1);
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
-		assertServedWhole(first.get(10, TimeUnit.SECONDS));
-		assertServedWhole(second.get(10, TimeUnit.SECONDS));
+		TenPages.assertServedWhole(first.get(10, TimeUnit.SECONDS));
+		TenPages.assertServedWhole(second.get(10, TimeUnit.SECONDS));
 		GraphQlResponse served = page.get(10, TimeUnit.SECONDS);
 
 		assertThat(firstReached).as("the first request's calls at DynamoDB: %d before it is heavy, then one heavy place",
@@ -96,13 +87,6 @@ class FairShareIT extends IntegrationTest {
 		assertThat(served.field("purchasesByCategory.edges").<List<?>>getValue()).hasSize(3);
 	}
 
-	private static void assertServedWhole(GraphQlResponse response) {
-		assertThat(response.getErrors()).isEmpty();
-		for (int i = 0; i < 10; i++) {
-			assertThat(response.field("f" + i + ".edges").<List<?>>getValue()).hasSize(i + 1);
-		}
-		assertThat(Errors.requests(response)).isEqualTo(10);
-	}
 
 	/**
 	 * The calls held by the frozen proxy once {@code expected} have arrived (or after a second), and 300 ms
@@ -116,15 +100,6 @@ class FairShareIT extends IntegrationTest {
 		}
 		Thread.sleep(300);
 		return PROXY.heldRequests();
-	}
-
-	private static FreezableProxy proxy() {
-		try {
-			return new FreezableProxy(new InetSocketAddress("127.0.0.1", DYNAMODB.endpoint().getPort()));
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -1,0 +1,56 @@
+package dev.dynamorelay.it;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+/**
+ * A test class's own DynamoDB Local behind a {@link FreezableProxy}: the server is pointed at the proxy
+ * ({@link #proxyEndpoint()}), the test's direct reads and writes go to DynamoDB itself ({@link #endpoint()}).
+ */
+final class ProxiedDynamoDb implements AutoCloseable {
+
+	private final EmbeddedDynamoDb dynamoDb;
+
+	private final FreezableProxy proxy;
+
+	private ProxiedDynamoDb(EmbeddedDynamoDb dynamoDb, FreezableProxy proxy) {
+		this.dynamoDb = dynamoDb;
+		this.proxy = proxy;
+	}
+
+	static ProxiedDynamoDb start() {
+		EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start();
+		try {
+			return new ProxiedDynamoDb(dynamoDb,
+					new FreezableProxy(new InetSocketAddress("127.0.0.1", dynamoDb.endpoint().getPort())));
+		}
+		catch (IOException ex) {
+			dynamoDb.close();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	FreezableProxy proxy() {
+		return this.proxy;
+	}
+
+	/** DynamoDB itself. */
+	URI endpoint() {
+		return this.dynamoDb.endpoint();
+	}
+
+	/** The proxy, as {@code dynamo-relay.dynamodb.endpoint}. */
+	String proxyEndpoint() {
+		return "http://127.0.0.1:" + this.proxy.port();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.proxy.close();
+		this.dynamoDb.close();
+	}
+
+}
