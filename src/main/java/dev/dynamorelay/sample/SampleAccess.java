@@ -8,7 +8,8 @@ import dev.dynamorelay.declaration.SchemaProperties;
 /**
  * The DynamoDB calls of the sample's own Java code, which the declarations cannot show: the IAM policy
  * ({@code generate-iam-policy}) grants them only while that code runs, that is while the sample schema is
- * served. Kept here, beside {@link PurchaseMutations} and {@link SampleData}: a new call there belongs here too.
+ * served. Kept here, beside {@link PurchaseMutations} and {@link SampleData}: a new call there belongs here too
+ * ({@code SampleCallsIT} records the calls the server makes and fails when the two part).
  */
 public final class SampleAccess {
 
