@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * far (the longest waiting among equals). A request that reads one page waits for one place to free,
  * however many calls a heavy request has queued.
  *
- * <p>While calls wait, a request past its first call reads in small steps ({@link #limit}): each of its
- * calls scans at most {@code quantum} items, so places free often. Uncontended, nothing changes: calls
+ * <p>While other requests' calls wait, a request past its first call reads in small steps ({@link #limit}):
+ * each of its calls scans at most {@code quantum} items, so places free often. Uncontended, nothing changes: calls
  * start at once with the {@code Limit} they asked for.
  *
  * <p>A request that has started {@code heavyAfter} calls is heavy: heavy requests together hold at most
@@ -85,7 +85,8 @@ public final class FairShare {
 	/** The {@code Limit} for a call of {@code share} that wants {@code wanted} items, now. */
 	public int limit(Share share, int wanted) {
 		synchronized (this) {
-			return (share.started > 1 && !this.waiting.isEmpty()) ? Math.min(wanted, this.quantum) : wanted;
+			// Only other requests' calls count: a request whose own calls wait for its places reads as it asked.
+			return (share.started > 1 && this.waiting.size() > share.waiting) ? Math.min(wanted, this.quantum) : wanted;
 		}
 	}
 
@@ -99,6 +100,7 @@ public final class FairShare {
 			}
 			else {
 				this.waiting.add(new Waiting(share, this.arrivals++, (place) -> start(call, result, place)));
+				share.waiting++;
 			}
 		}
 		if (heavy != null) {
@@ -179,6 +181,7 @@ public final class FairShare {
 					return;
 				}
 				this.waiting.remove(next);
+				next.share.waiting--;
 				heavy = take(next.share);
 			}
 			Waiting chosen = next;
@@ -225,6 +228,9 @@ public final class FairShare {
 		private final long order;
 
 		private long started;
+
+		/** Its calls waiting for a place. */
+		private int waiting;
 
 		private Share(long order) {
 			this.order = order;

@@ -72,6 +72,20 @@ class FairShareTest {
 	}
 
 	@Test
+	void aRequestWhoseOwnCallsWaitReadsAsItAsked() {
+		FairShare fair = new FairShare(1, 100);
+		CallLimiter wide = new CallLimiter(8, fair);
+		wide.call(call("wide-0"));
+		this.answers.get(0).complete("done");
+		wide.call(call("wide-1"));
+		wide.call(call("wide-2"));
+		wide.call(call("wide-3"));
+		assertThat(wide.limit(1000)).as("only its own calls wait").isEqualTo(1000);
+		new CallLimiter(8, fair).call(call("other"));
+		assertThat(wide.limit(1000)).as("another request's call waits").isEqualTo(100);
+	}
+
+	@Test
 	void heavyRequestsTogetherHoldAtMostTheirPlacesAndLeaveTheRestToLightOnes() {
 		FairShare fair = new FairShare(4, 100, 2, 1);
 		CallLimiter heavy = new CallLimiter(8, fair);
