@@ -30,13 +30,13 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 
 	/**
 	 * How all requests' calls share DynamoDB: at most {@code maxInFlight} in flight at once, the next place
-	 * going to the request with the fewest calls started (among heavy requests, the oldest), and while calls wait, a request past its first
-	 * call scans at most {@code quantum} items per call.
+	 * going to the request with the fewest calls started (among heavy requests, the oldest), and while other
+	 * requests' calls wait, a request past its first call scans at most {@code quantum} items per call.
 	 *
 	 * @param maxInFlight unset: four times the processors for a DynamoDB on this machine (the embedded one, or
 	 * any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
 	 * one elsewhere, which scales by itself
-	 * @param quantum the most items a call of a request past its first scans while calls wait
+	 * @param quantum the most items a call of a request past its first scans while other requests' calls wait
 	 * @param heavyAfter the calls a request has started from which on it is heavy
 	 * @param maxHeavyInFlight the most places heavy requests hold together; unset: half the processors (at
 	 * least 1) for a DynamoDB on this machine, {@code maxInFlight} (no separate limit) elsewhere

@@ -46,7 +46,7 @@ public final class FairShare {
 
 	/**
 	 * @param maxInFlight the most calls of all requests in flight at once, at least 1
-	 * @param quantum the most items one call of a request past its first may scan while calls wait
+	 * @param quantum the most items one call of a request past its first may scan while other requests' calls wait
 	 */
 	public FairShare(int maxInFlight, int quantum) {
 		this(maxInFlight, quantum, Integer.MAX_VALUE, maxInFlight);
@@ -54,7 +54,7 @@ public final class FairShare {
 
 	/**
 	 * @param maxInFlight the most calls of all requests in flight at once, at least 1
-	 * @param quantum the most items one call of a request past its first may scan while calls wait
+	 * @param quantum the most items one call of a request past its first may scan while other requests' calls wait
 	 * @param heavyAfter the calls a request has started from which on it is heavy
 	 * @param maxHeavyInFlight the most places heavy requests hold together, at least 1
 	 */
