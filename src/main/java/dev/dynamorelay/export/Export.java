@@ -25,6 +25,7 @@ import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
+import dev.dynamorelay.Commands;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeJson;
 import dev.dynamorelay.error.InvalidCursorException;
@@ -296,10 +297,10 @@ final class Export {
 							+ "page written is stored: run the same command with --resume to continue.").formatted(
 									this.definition.field(),
 									(this.position.segments != null) ? " (segment " + lane.segment() + ")" : "", attempt,
-									ExportCommand.reason(cause)), cause);
+									Commands.reason(cause)), cause);
 				}
 				this.err.println("export: a read of %s failed (%s); trying again in %d ms".formatted(
-						this.definition.field(), ExportCommand.reason(cause), backoff));
+						this.definition.field(), Commands.reason(cause), backoff));
 				sleep(backoff);
 				backoff *= 2;
 			}

@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
 import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.Commands;
 import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Item;
@@ -38,7 +39,6 @@ import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.TableSetup;
 import dev.dynamorelay.dynamodb.TablesProperties;
 import dev.dynamorelay.graphql.CursorProperties;
-import dev.dynamorelay.introspection.GenerateSchemaCommand;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.CursorCodec;
@@ -60,15 +60,13 @@ import dev.dynamorelay.pagination.ReadBudgets;
 public final class ExportCommand {
 
 	/** Defaults that the arguments override. */
-	private static final String[] DEFAULTS = { "dynamo-relay.tables.create=false",
-			"dynamo-relay.sample-data.enabled=false", "spring.main.log-startup-info=false", "logging.level.root=WARN",
+	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
+			"dynamo-relay.sample-data.enabled=false",
 			// Beans are made when asked for: the embedded DynamoDB Local is refused before it would start.
-			"spring.main.lazy-initialization=true", "logging.level.org.springframework=ERROR",
-			"logging.level.org.springframework.boot.SpringApplication=OFF",
-			"logging.level.org.springframework.boot.diagnostics=OFF",
+			"spring.main.lazy-initialization=true",
 			// One call of an export reads a 1 MB page (a parallel Scan's segment on DynamoDB Local takes seconds),
 			// not an interactive page: a minute per call, retries included, unless configured.
-			"dynamo-relay.dynamodb.timeout=60s" };
+			"dynamo-relay.dynamodb.timeout=60s");
 
 	private ExportCommand() {
 	}
@@ -79,31 +77,19 @@ public final class ExportCommand {
 	 * @return the process's exit code
 	 */
 	public static int run(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		// Whatever writes to standard output while the export runs (a console log appender) writes to
-		// standard error instead.
-		System.setOut(err);
-		try {
-			ExportOptions options = ExportOptions.parse(args);
-			exportAlone(options, err);
-			return 0;
-		}
-		catch (ExportException ex) {
-			err.println("export: " + ex.getMessage());
-			if (ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--")) {
-				err.println(ExportOptions.USAGE);
+		return Commands.run("export", (out, err) -> {
+			try {
+				exportAlone(ExportOptions.parse(args), err);
+				return 0;
 			}
-			return ex.exitCode();
-		}
-		catch (RuntimeException | Error ex) {
-			err.println("export failed: " + reason(ex));
-			return 1;
-		}
-		finally {
-			err.flush();
-			System.setOut(out);
-		}
+			catch (ExportException ex) {
+				err.println("export: " + ex.getMessage());
+				if (ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--")) {
+					err.println(ExportOptions.USAGE);
+				}
+				return ex.exitCode();
+			}
+		});
 	}
 
 	/**
@@ -193,7 +179,7 @@ public final class ExportCommand {
 			}
 			catch (Exception ex) {
 				throw ExportException.failed("the declared tables at %s cannot be read: %s".formatted(endpoint,
-						reason(ex)), ex);
+						Commands.reason(ex)), ex);
 			}
 			if (definition.globalIndex() && partial
 				.containsKey(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()))) {
@@ -252,7 +238,7 @@ public final class ExportCommand {
 		}
 		catch (CompletionException ex) {
 			throw ExportException.failed("could not read the %s with %s: %s".formatted(target.parentType.name(), named,
-					reason(ex)), ex);
+					Commands.reason(ex)), ex);
 		}
 		if (!found.hasItem() || found.item().isEmpty() || !target.parentType.matches(found.item())) {
 			throw ExportException.failed("There is no %s with %s in %s: nothing to export.".formatted(
@@ -291,16 +277,12 @@ public final class ExportCommand {
 				.run(args.toArray(String[]::new));
 		}
 		catch (RuntimeException ex) {
-			throw ExportException.failed("could not set up the DynamoDB client (" + reason(ex)
+			throw ExportException.failed("could not set up the DynamoDB client (" + Commands.reason(ex)
 					+ "). Check dynamo-relay.dynamodb.endpoint, .region and .timeout.", ex);
 		}
 	}
 
 	/** Why something failed, in one line. */
-	static String reason(Throwable failure) {
-		return GenerateSchemaCommand.reason(failure);
-	}
-
 	/**
 	 * The context: DynamoDB's configuration and the properties the export reads. Not a
 	 * {@code @Configuration}, so that the server's component scan leaves it out.

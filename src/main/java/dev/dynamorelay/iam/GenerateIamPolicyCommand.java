@@ -16,6 +16,7 @@ import tools.jackson.core.util.Separators;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.dynamorelay.Commands;
 import dev.dynamorelay.declaration.DeclarationException;
 import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
@@ -23,7 +24,6 @@ import dev.dynamorelay.declaration.SchemaFiles;
 import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.TablesProperties;
-import dev.dynamorelay.introspection.GenerateSchemaCommand;
 import dev.dynamorelay.sample.SampleAccess;
 import dev.dynamorelay.sample.SampleDataProperties;
 
@@ -48,9 +48,7 @@ public final class GenerateIamPolicyCommand {
 	/** AWS regions' shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
 	private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
 
-	private static final String[] DEFAULTS = { "spring.main.log-startup-info=false", "logging.level.root=WARN",
-			"logging.level.org.springframework=ERROR", "logging.level.org.springframework.boot.SpringApplication=OFF",
-			"logging.level.org.springframework.boot.diagnostics=OFF" };
+	private static final String[] DEFAULTS = Commands.defaults();
 
 	/** Indented as the AWS console shows policies: {@code "name": value}, one array element a line. */
 	private static final JsonMapper JSON = JsonMapper.builder()
@@ -70,10 +68,7 @@ public final class GenerateIamPolicyCommand {
 	 * @return 0 when the policy was printed, 2 for a usage mistake, 1 when the declarations cannot be read
 	 */
 	public static int run(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		System.setOut(err);
-		try {
+		return Commands.run("generate-iam-policy", (out, err) -> {
 			String account = null;
 			String region = null;
 			List<String> properties = new ArrayList<>();
@@ -113,24 +108,17 @@ public final class GenerateIamPolicyCommand {
 				return usage(err, (region == null) ? "--region is missing."
 						: "--region `" + region + "` is not an AWS region (like us-east-1).");
 			}
-			String policy = generate(properties.toArray(String[]::new), account, region, err);
+			String policy;
+			try {
+				policy = generate(properties.toArray(String[]::new), account, region, err);
+			}
+			catch (DeclarationException ex) {
+				err.println("generate-iam-policy failed: " + ex.getMessage());
+				return 1;
+			}
 			out.print(policy);
-			out.flush();
 			return 0;
-		}
-		catch (DeclarationException ex) {
-			err.println("generate-iam-policy failed: " + ex.getMessage());
-			err.flush();
-			return 1;
-		}
-		catch (RuntimeException ex) {
-			err.println("generate-iam-policy failed: " + GenerateSchemaCommand.reason(ex));
-			err.flush();
-			return 1;
-		}
-		finally {
-			System.setOut(out);
-		}
+		});
 	}
 
 	private static int usage(PrintStream err, String problem) {

@@ -1,12 +1,7 @@
 package dev.dynamorelay.introspection;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
-import org.springframework.beans.BeansException;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -14,6 +9,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
+import dev.dynamorelay.Commands;
 import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.TablesProperties;
@@ -31,11 +27,8 @@ import dev.dynamorelay.dynamodb.TablesProperties;
 public final class GenerateSchemaCommand {
 
 	/** Defaults that the arguments override. */
-	private static final String[] DEFAULTS = { "dynamo-relay.tables.create=false",
-			"dynamo-relay.sample-data.enabled=false", "spring.main.log-startup-info=false", "logging.level.root=WARN",
-			// Failures are reported in one paragraph below, not as logged stack traces.
-			"logging.level.org.springframework=ERROR", "logging.level.org.springframework.boot.SpringApplication=OFF",
-			"logging.level.org.springframework.boot.diagnostics=OFF" };
+	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
+			"dynamo-relay.sample-data.enabled=false");
 
 	private GenerateSchemaCommand() {
 	}
@@ -46,23 +39,10 @@ public final class GenerateSchemaCommand {
 	 * @return the process's exit code: 0 when the schema was printed, 1 when not
 	 */
 	public static int run(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		// Whatever writes to standard output while the context runs (a console log appender) writes to
-		// standard error instead: standard output is the schema's alone.
-		System.setOut(err);
-		try {
+		return Commands.run("generate-schema", (out, err) -> {
 			generate(args, out);
 			return 0;
-		}
-		catch (RuntimeException ex) {
-			err.println("generate-schema failed: " + reason(ex));
-			err.flush();
-			return 1;
-		}
-		finally {
-			System.setOut(out);
-		}
+		});
 	}
 
 	/**
@@ -79,7 +59,7 @@ public final class GenerateSchemaCommand {
 				schema = new SchemaGenerator(context.getBean(DynamoDbAsyncClient.class), prefix).generate(source);
 			}
 			catch (RuntimeException ex) {
-				throw new IllegalStateException("could not read the tables at " + source + " (" + reason(ex)
+				throw new IllegalStateException("could not read the tables at " + source + " (" + Commands.reason(ex)
 						+ "). Is DynamoDB running there? Set dynamo-relay.dynamodb.endpoint "
 						+ "(DYNAMO_RELAY_DYNAMODB_ENDPOINT) to its URL.", ex);
 			}
@@ -97,7 +77,7 @@ public final class GenerateSchemaCommand {
 				.run(args);
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("could not set up the DynamoDB client (" + reason(ex)
+			throw new IllegalStateException("could not set up the DynamoDB client (" + Commands.reason(ex)
 					+ "). Check dynamo-relay.dynamodb.endpoint, .region and .timeout.", ex);
 		}
 	}
@@ -111,34 +91,6 @@ public final class GenerateSchemaCommand {
 			return "AWS" + ((dynamo.region() != null) ? " (" + dynamo.region() + ")" : "");
 		}
 		return dynamo.url().orElseThrow().toString();
-	}
-
-	/**
-	 * Why something failed, in one line: the message of the first exception that is not a mere wrapper
-	 * (of a future, or of Spring's bean creation), with its root cause's message when that adds anything.
-	 */
-	public static String reason(Throwable failure) {
-		List<Throwable> chain = new ArrayList<>();
-		for (Throwable cause = failure; cause != null && !chain.contains(cause); cause = cause.getCause()) {
-			chain.add(cause);
-		}
-		Throwable first = chain.stream()
-			.filter((cause) -> !(cause instanceof CompletionException || cause instanceof ExecutionException
-					|| cause instanceof BeansException) && message(cause) != null)
-			.findFirst()
-			.orElse(chain.get(chain.size() - 1));
-		Throwable root = chain.get(chain.size() - 1);
-		String reason = (message(first) != null) ? message(first) : first.getClass().getName();
-		String rootMessage = message(root);
-		if (root != first && rootMessage != null && !reason.contains(rootMessage)) {
-			reason = reason + ": " + rootMessage;
-		}
-		return reason.replaceAll("\\s+", " ").trim();
-	}
-
-	private static String message(Throwable failure) {
-		String message = failure.getMessage();
-		return (message == null || message.isBlank()) ? null : message;
 	}
 
 	/**
