@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -16,16 +17,18 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
+import dev.dynamorelay.iam.IamPolicy;
 import dev.dynamorelay.sample.SampleAccess;
 import dev.dynamorelay.sample.SampleAccess.Grant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample's own Java calls, recorded as the server's DynamoDB client makes them, against what
- * {@link SampleAccess} tells {@code generate-iam-policy} they are: the mutations' calls are exactly its
- * grants (a call added to {@code PurchaseMutations} and not to the policy fails here), and loading the
- * sample data at start makes no call its grants leave out.
+ * The server's DynamoDB calls, recorded as its client makes them, against what {@code generate-iam-policy}
+ * grants: the sample's mutations make exactly the calls {@link SampleAccess} tells the policy they make (a
+ * call added to {@code PurchaseMutations} and not to the policy fails here), and every call since the
+ * server started, the sample data's loading and the start-up checks included, is one the policy for the
+ * same properties allows.
  */
 @Import(SampleCallsIT.Recording.class)
 class SampleCallsIT extends IntegrationTest {
@@ -35,7 +38,12 @@ class SampleCallsIT extends IntegrationTest {
 
 	private static final String DELETE = "mutation($id: ID!) { deletePurchase(id: $id) }";
 
-	/** Every call of the server's DynamoDB client since it started, as "Operation table". */
+	private static final String ACCOUNT = "123456789012";
+
+	/**
+	 * Every call of the server's DynamoDB client since it started, as "Operation resource": the table, an
+	 * index as {@code table/index/name}, {@code *} for a call on no table.
+	 */
 	private static final List<String> CALLS = java.util.Collections.synchronizedList(new ArrayList<>());
 
 	@Test
@@ -54,14 +62,21 @@ class SampleCallsIT extends IntegrationTest {
 	}
 
 	@Test
-	void loadingTheSampleDataMakesOnlyGrantedCalls() {
-		Set<String> granted = granted(SampleAccess.sampleData(this.declarations));
-		List<String> loading = calls(0).stream()
-			.filter((call) -> call.startsWith("BatchWriteItem ") || call.startsWith("Scan "))
-			.toList();
-		assertThat(loading).as("the sample data's BatchWriteItem calls at start").anyMatch((call) -> call.startsWith(
-				"BatchWriteItem "));
-		assertThat(granted).containsAll(loading);
+	void everyCallSinceTheServerStartedIsOneThePolicyAllows() {
+		// As this server runs: the sample's code and data, tables created at start.
+		IamPolicy policy = IamPolicy.of(this.declarations, ACCOUNT, "us-east-1", true, true, true);
+		Set<String> allowed = new LinkedHashSet<>();
+		for (IamPolicy.Statement statement : policy.statements()) {
+			for (String action : statement.actions()) {
+				for (String resource : statement.resources()) {
+					allowed.add(action.substring("dynamodb:".length()) + " "
+							+ resource.replace("arn:aws:dynamodb:us-east-1:" + ACCOUNT + ":table/", ""));
+				}
+			}
+		}
+		List<String> made = calls(0);
+		assertThat(made).as("the sample data's loading at start").anyMatch((call) -> call.startsWith("BatchWriteItem "));
+		assertThat(allowed).containsAll(new LinkedHashSet<>(made));
 	}
 
 	private static List<String> calls(int from) {
@@ -100,13 +115,17 @@ class SampleCallsIT extends IntegrationTest {
 			};
 		}
 
-		/** The tables a call names: its {@code TableName}, or the keys of a batch's {@code RequestItems}. */
+		/**
+		 * What a call is on: its {@code TableName} (with {@code /index/} and its {@code IndexName}), or the
+		 * keys of a batch's {@code RequestItems}, or {@code *}.
+		 */
 		private static List<String> tables(SdkRequest request) {
+			Optional<String> index = request.getValueForField("IndexName", String.class);
 			return request.getValueForField("TableName", String.class)
-				.map(List::of)
+				.map((table) -> List.of(table + index.map((name) -> "/index/" + name).orElse("")))
 				.or(() -> request.getValueForField("RequestItems", Map.class)
 					.map((items) -> ((Map<?, ?>) items).keySet().stream().map(String::valueOf).toList()))
-				.orElse(List.of());
+				.orElse(List.of("*"));
 		}
 
 	}
