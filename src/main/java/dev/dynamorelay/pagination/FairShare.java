@@ -8,19 +8,21 @@ import java.util.function.Supplier;
 /**
  * The DynamoDB calls of all requests together: at most so many in flight at once, and when one
  * finishes, its place goes to the waiting call of the request that has started the fewest calls so
- * far (the longest waiting among equals). A request that reads one page waits for one place to free,
- * however many calls a heavy request has queued.
+ * far (the longest waiting among equals), a heavy request's (below) after every other's. A request that
+ * reads one page waits for one place to free, however many calls a heavy request has queued.
  *
  * <p>While other requests' calls wait, a request past its first call reads in small steps ({@link #limit}):
- * each of its calls scans at most {@code quantum} items, so places free often. Uncontended, nothing changes: calls
- * start at once with the {@code Limit} they asked for.
+ * each of its calls scans at most {@code quantum} items, so places free often. Uncontended, calls start at
+ * once with the {@code Limit} they asked for (a heavy request's past its heavy places excepted).
  *
  * <p>A request that has started {@code heavyAfter} calls is heavy: heavy requests together hold at most
  * {@code maxHeavyInFlight} places, so that the rest (and the cores of a DynamoDB that shares this
  * machine) stay free for requests of a page or two, which never wait behind them for more than one
  * place. Among heavy requests the oldest goes first: ordered by calls started, a heavy request would be
  * overtaken by every younger one and run out of its time waiting, while the oldest is the nearest to its
- * deadline (all requests have the same timeout) and, served, leaves soonest.
+ * deadline (all requests have the same timeout) and, served, leaves soonest. The price: a younger heavy
+ * request's calls past its light ones wait behind all the older ones' calls, and it may run out of its
+ * time behind them.
  *
  * <p>Nothing blocks: a waiting call is a task, started by the completion of the call before it.
  */
@@ -164,8 +166,8 @@ public final class FairShare {
 	}
 
 	/**
-	 * Starts waiting calls while places are free: each time the call of the request with the fewest calls
-	 * started (the longest waiting among equals) that may take a place now.
+	 * Starts waiting calls while places are free: each time the first, in the order of {@link #before}, of
+	 * the calls that may take a place now.
 	 */
 	private void dispatch() {
 		while (true) {
