@@ -47,6 +47,10 @@ public final class Commands {
 		}
 		catch (RuntimeException | Error ex) {
 			err.println(name + " failed: " + reason(ex));
+			if (ex instanceof Error) {
+				// Out of memory, a stack overflow: where it happened is worth the lines.
+				ex.printStackTrace(err);
+			}
 			return 1;
 		}
 		finally {

@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
-import dev.dynamorelay.declaration.DeclarationException;
 import dev.dynamorelay.Commands;
+import dev.dynamorelay.declaration.DeclarationException;
 import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Item;
@@ -282,7 +282,6 @@ public final class ExportCommand {
 		}
 	}
 
-	/** Why something failed, in one line. */
 	/**
 	 * The context: DynamoDB's configuration and the properties the export reads. Not a
 	 * {@code @Configuration}, so that the server's component scan leaves it out.

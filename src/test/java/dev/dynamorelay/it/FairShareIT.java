@@ -5,6 +5,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -67,13 +69,16 @@ class FairShareIT extends IntegrationTest {
 	void heavyRequestsHoldTheirPlacesTogetherAndARequestOfOnePageStillGoesThrough() throws Exception {
 		TenPages.assertServedWhole(execute(TEN));
 		PROXY.mode(FreezableProxy.Mode.FROZEN);
-		CompletableFuture<GraphQlResponse> first = CompletableFuture.supplyAsync(() -> execute(TEN));
+		// A thread per client: the three requests block at once, whatever the common pool's size.
+		ExecutorService clients = Executors.newFixedThreadPool(3);
+		CompletableFuture<GraphQlResponse> first = CompletableFuture.supplyAsync(() -> execute(TEN), clients);
 		int firstReached = settle(HEAVY_AFTER + 1);
-		CompletableFuture<GraphQlResponse> second = CompletableFuture.supplyAsync(() -> execute(TEN));
+		CompletableFuture<GraphQlResponse> second = CompletableFuture.supplyAsync(() -> execute(TEN), clients);
 		int bothReached = settle(firstReached + HEAVY_AFTER);
-		CompletableFuture<GraphQlResponse> page = CompletableFuture.supplyAsync(() -> execute(ONE));
+		CompletableFuture<GraphQlResponse> page = CompletableFuture.supplyAsync(() -> execute(ONE), clients);
 		int allReached = settle(bothReached + 1);
 		PROXY.mode(FreezableProxy.Mode.FORWARD);
+		clients.shutdown();
 		TenPages.assertServedWhole(first.get(10, TimeUnit.SECONDS));
 		TenPages.assertServedWhole(second.get(10, TimeUnit.SECONDS));
 		GraphQlResponse served = page.get(10, TimeUnit.SECONDS);

@@ -49,8 +49,12 @@ final class ProxiedDynamoDb implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
-		this.proxy.close();
-		this.dynamoDb.close();
+		try {
+			this.proxy.close();
+		}
+		finally {
+			this.dynamoDb.close();
+		}
 	}
 
 }
