@@ -1,13 +1,11 @@
 package dev.dynamorelay.it;
 
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -26,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the request is served whole. Frozen for good, the request is still UNAVAILABLE inside the timeout.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConcurrencyCapIT extends IntegrationTest {
+class ConcurrencyCapIT extends ProxiedIntegrationTest {
 
 	private static final int CAP = 3;
 
@@ -45,13 +43,8 @@ class ConcurrencyCapIT extends IntegrationTest {
 	}
 
 	@Override
-	protected URI dynamoDbEndpoint() {
-		return DYNAMODB.endpoint();
-	}
-
-	@AfterEach
-	void thaw() {
-		PROXY.mode(FreezableProxy.Mode.FORWARD);
+	protected ProxiedDynamoDb proxied() {
+		return DYNAMODB;
 	}
 
 	@AfterAll

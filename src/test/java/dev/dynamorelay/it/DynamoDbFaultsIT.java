@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and fails sooner.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DynamoDbFaultsIT extends IntegrationTest {
+class DynamoDbFaultsIT extends ProxiedIntegrationTest {
 
 	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
 
@@ -68,13 +67,8 @@ class DynamoDbFaultsIT extends IntegrationTest {
 	}
 
 	@Override
-	protected URI dynamoDbEndpoint() {
-		return DYNAMODB.endpoint();
-	}
-
-	@AfterEach
-	void restore() {
-		PROXY.mode(FreezableProxy.Mode.FORWARD);
+	protected ProxiedDynamoDb proxied() {
+		return DYNAMODB;
 	}
 
 	@AfterAll

@@ -1,7 +1,6 @@
 package dev.dynamorelay.it;
 
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code max-heavy-in-flight} places, whatever their own cap would allow; a request of one page still
  * reaches DynamoDB at once beside them, and all are served whole once DynamoDB answers.
  */
-class FairShareIT extends IntegrationTest {
+class FairShareIT extends ProxiedIntegrationTest {
 
 	private static final int HEAVY_AFTER = 2;
 
@@ -51,13 +49,8 @@ class FairShareIT extends IntegrationTest {
 	}
 
 	@Override
-	protected URI dynamoDbEndpoint() {
-		return DYNAMODB.endpoint();
-	}
-
-	@AfterEach
-	void thaw() {
-		PROXY.mode(FreezableProxy.Mode.FORWARD);
+	protected ProxiedDynamoDb proxied() {
+		return DYNAMODB;
 	}
 
 	@AfterAll

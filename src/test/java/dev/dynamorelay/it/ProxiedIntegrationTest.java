@@ -1,0 +1,28 @@
+package dev.dynamorelay.it;
+
+import java.net.URI;
+
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * An integration test whose server talks to its own DynamoDB Local through a {@link FreezableProxy}
+ * ({@link ProxiedDynamoDb}); the test's direct reads go to DynamoDB itself, and the proxy forwards again
+ * after each test. The subclass starts its {@link ProxiedDynamoDb} in a static field, points
+ * {@code dynamo-relay.dynamodb.endpoint} at its proxy and closes it after all its tests.
+ */
+abstract class ProxiedIntegrationTest extends IntegrationTest {
+
+	/** The subclass's DynamoDB Local and proxy. */
+	protected abstract ProxiedDynamoDb proxied();
+
+	@Override
+	protected URI dynamoDbEndpoint() {
+		return proxied().endpoint();
+	}
+
+	@AfterEach
+	void forwardAgain() {
+		proxied().proxy().mode(FreezableProxy.Mode.FORWARD);
+	}
+
+}
