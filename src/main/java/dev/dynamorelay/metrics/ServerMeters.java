@@ -28,7 +28,10 @@ public class ServerMeters implements ConnectionMeters.Source {
 	/** The operation name of a request whose document names none. */
 	public static final String ANONYMOUS = "anonymous";
 
-	/** The operation name of requests past {@link MetricsProperties#maxOperationNames()} distinct names. */
+	/**
+	 * The operation name of requests past {@link MetricsProperties#maxOperationNames()} distinct names, and of
+	 * requests whose name is longer than {@link MetricsProperties#maxOperationNameLength()}.
+	 */
 	public static final String OTHER = "other";
 
 	/** The operation name of a request refused before an operation was chosen (syntax, validation). */
@@ -48,6 +51,8 @@ public class ServerMeters implements ConnectionMeters.Source {
 	private final boolean enabled;
 
 	private final int maxOperationNames;
+
+	private final int maxOperationNameLength;
 
 	private final Map<String, ConnectionMeters> connections = new ConcurrentHashMap<>();
 
@@ -72,6 +77,7 @@ public class ServerMeters implements ConnectionMeters.Source {
 		this.registry = registry.getIfAvailable();
 		this.enabled = properties.enabled() && this.registry != null;
 		this.maxOperationNames = properties.maxOperationNames();
+		this.maxOperationNameLength = properties.maxOperationNameLength();
 	}
 
 	/** Whether meters record at all. */
@@ -126,7 +132,9 @@ public class ServerMeters implements ConnectionMeters.Source {
 		if (!this.enabled) {
 			return;
 		}
-		String name = (operation == null) ? NONE : operation;
+		// A client names its operations: a name of a megabyte, kept as a label, would be in every scrape.
+		String name = (operation == null) ? NONE
+				: (operation.length() > this.maxOperationNameLength) ? OTHER : operation;
 		Timer[] timers = this.requests.get(name);
 		if (timers == null) {
 			boolean chosen = !name.equals(NONE) && !name.equals(ANONYMOUS) && !name.equals(OTHER);

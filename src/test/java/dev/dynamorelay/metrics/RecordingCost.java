@@ -31,7 +31,7 @@ public final class RecordingCost {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		StaticListableBeanFactory beans = new StaticListableBeanFactory();
 		beans.addBean("registry", registry);
-		ServerMeters meters = new ServerMeters(beans.getBeanProvider(MeterRegistry.class), new MetricsProperties(true, 100));
+		ServerMeters meters = new ServerMeters(beans.getBeanProvider(MeterRegistry.class), new MetricsProperties(true, 100, 100));
 		DynamoDbCallMeters calls = new DynamoDbCallMeters(meters);
 		long sink = 0;
 		for (int round = 0; round < 5; round++) {

@@ -22,7 +22,7 @@ class ServerMetersTest {
 		StaticListableBeanFactory beans = new StaticListableBeanFactory();
 		beans.addBean("registry", this.registry);
 		return new ServerMeters(beans.getBeanProvider(MeterRegistry.class),
-				new MetricsProperties(enabled, maxOperationNames));
+				new MetricsProperties(enabled, maxOperationNames, 100));
 	}
 
 	@Test
@@ -41,6 +41,28 @@ class ServerMetersTest {
 			.count()).isEqualTo(2);
 		assertThat(this.registry.get("dynamorelay.graphql.requests").tags("operation", "none", "outcome", "error")
 			.timer().count()).isEqualTo(1);
+	}
+
+	@Test
+	void longOperationNamesShareTheOtherSeriesAndTakeNoPlace() {
+		ServerMeters meters = meters(true, 2);
+		String megabyte = "Q".repeat(1 << 20);
+		for (int i = 0; i < 20; i++) {
+			meters.request(megabyte + i, 1_000_000, false);
+		}
+		meters.request("Q".repeat(100), 1_000_000, false);
+		meters.request("B", 1_000_000, false);
+		assertThat(this.registry.find("dynamorelay.graphql.requests").tag("outcome", "ok").timers())
+			.extracting((timer) -> timer.getId().getTag("operation"))
+			.containsExactlyInAnyOrder(ServerMeters.OTHER, "Q".repeat(100), "B");
+		assertThat(this.registry.get("dynamorelay.graphql.requests").tags("operation", "other", "outcome", "ok").timer()
+			.count()).isEqualTo(20);
+	}
+
+	@Test
+	void aNameLengthBoundBelowOneIsRefusedAtStart() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new MetricsProperties(true, 10, 0))
+			.withMessageContaining("dynamo-relay.metrics.max-operation-name-length");
 	}
 
 	@Test
@@ -86,9 +108,9 @@ class ServerMetersTest {
 
 	@Test
 	void aNegativeNameBoundIsRefusedAtStart() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new MetricsProperties(true, -1))
+		assertThatIllegalArgumentException().isThrownBy(() -> new MetricsProperties(true, -1, 100))
 			.withMessageContaining("dynamo-relay.metrics.max-operation-names");
-		assertThat(new MetricsProperties(true, 0).maxOperationNames()).isZero();
+		assertThat(new MetricsProperties(true, 0, 100).maxOperationNames()).isZero();
 	}
 
 	@Test
