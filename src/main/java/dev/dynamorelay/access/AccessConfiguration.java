@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,7 +19,6 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.security.authentication.AuthenticationServiceException;
 import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -26,6 +26,11 @@ import org.springframework.security.config.annotation.web.configurers.AbstractHt
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
+import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
@@ -41,10 +46,8 @@ import dev.dynamorelay.declaration.DeclarationException.Problem;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.SchemaFiles;
-import dev.dynamorelay.error.ErrorBody;
 import dev.dynamorelay.error.ErrorCode;
-import dev.dynamorelay.metrics.AnsweredErrors;
-import dev.dynamorelay.error.Problems;
+import dev.dynamorelay.web.ErrorResponses;
 
 /**
  * Identity for the schema's {@code @auth} rules: JWT bearer tokens, validated by Spring Security's
@@ -149,16 +152,22 @@ public class AccessConfiguration {
 	/** An error before anything runs: a GraphQL error body, or a problem under the REST view's {@code /api/}. */
 	private static void write(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
 			HttpStatus status, ErrorCode code, String message) throws IOException {
-		AnsweredErrors.count(code);
-		response.setStatus(status.value());
-		String path = request.getRequestURI();
-		if (Problems.restPath(path)) {
-			response.setContentType(Problems.MEDIA_TYPE.toString());
-			json.writeValue(response.getOutputStream(), Problems.of(status, code, message, path));
-			return;
-		}
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-		json.writeValue(response.getOutputStream(), ErrorBody.of(code, message));
+		ErrorResponses.write(response, request.getRequestURI(), status, code, message, false);
+	}
+
+	/**
+	 * Refuses a token without an expiry ({@code exp}): a token that never expires is a key that cannot be
+	 * withdrawn. Spring Security's own timestamp check passes a token that has none. Added to the decoder
+	 * Spring Boot configures; {@code dynamo-relay.auth.require-expiry=false} turns it off.
+	 */
+	@Bean
+	@ConditionalOnProperty(name = "dynamo-relay.auth.require-expiry", havingValue = "true", matchIfMissing = true)
+	OAuth2TokenValidator<Jwt> expiryRequired() {
+		OAuth2Error missing = new OAuth2Error(OAuth2ErrorCodes.INVALID_TOKEN,
+				"the token has no `exp` (expiry) claim, which this server requires (dynamo-relay.auth.require-expiry)",
+				null);
+		return (jwt) -> (jwt.getExpiresAt() != null) ? OAuth2TokenValidatorResult.success()
+				: OAuth2TokenValidatorResult.failure(missing);
 	}
 
 	/** A token that is not valid: 401 with {@code WWW-Authenticate}, and a GraphQL error body. */

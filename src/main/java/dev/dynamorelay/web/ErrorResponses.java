@@ -1,0 +1,57 @@
+package dev.dynamorelay.web;
+
+import java.io.IOException;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.error.ErrorBody;
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.error.Problems;
+import dev.dynamorelay.metrics.AnsweredErrors;
+
+/**
+ * Answers refused before any handler runs (a filter, the security chain, Tomcat itself) in the shape of
+ * the path: a problem ({@code application/problem+json}) under the REST view's {@code /api/}, a GraphQL
+ * error body everywhere else; counted in {@code dynamorelay.errors}.
+ */
+public final class ErrorResponses {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private ErrorResponses() {
+	}
+
+	/** Writes the answer; {@code close} asks the connection to close after it (nothing more is read from it). */
+	public static void write(HttpServletResponse response, String path, HttpStatus status, ErrorCode code,
+			String message, boolean close) throws IOException {
+		AnsweredErrors.count(code);
+		response.resetBuffer();
+		response.setStatus(status.value());
+		if (close) {
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+		}
+		byte[] body = body(path, status, code, message);
+		response.setContentType(contentType(path).toString());
+		response.setContentLength(body.length);
+		response.getOutputStream().write(body);
+		response.flushBuffer();
+	}
+
+	/** The body of such an answer. */
+	static byte[] body(String path, HttpStatus status, ErrorCode code, String message) {
+		Map<String, Object> body = Problems.restPath(path) ? Problems.of(status, code, message, path)
+				: ErrorBody.of(code, message);
+		return JSON.writeValueAsBytes(body);
+	}
+
+	/** Its media type. */
+	static MediaType contentType(String path) {
+		return Problems.restPath(path) ? Problems.MEDIA_TYPE : MediaType.APPLICATION_JSON;
+	}
+
+}
