@@ -1,0 +1,127 @@
+package dev.dynamorelay.web;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+
+import jakarta.servlet.ServletException;
+import org.apache.catalina.Container;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.Pipeline;
+import org.apache.catalina.Valve;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.catalina.valves.ValveBase;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.metrics.AnsweredErrors;
+
+/**
+ * Tomcat's own refusals in the server's shape. Tomcat answers some requests itself, before any filter or
+ * Spring handler sees them: a URL holding {@code %00}, {@code %5C} or bytes that are not UTF-8, headers
+ * over {@code server.max-http-request-header-size}, a malformed request line. Its error report valve
+ * writes an HTML page for them; this one writes what every other error of the server is: a GraphQL
+ * error body, or a problem under {@code /api/} ({@link ErrorResponses}), code {@code INVALID_ARGUMENT}
+ * for a 4xx. It writes only where nothing has been written (an error Spring answered has its body).
+ */
+@Component
+class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
+
+	@Override
+	public void customize(TomcatServletWebServerFactory factory) {
+		factory.addEngineValves(new HostErrorReports());
+		// TRACE goes on to the filters, where TraceRefusals refuses every one with the path's own methods;
+		// refused by the connector, it would list every method the servlet declares (PUT, DELETE, ...).
+		factory.addConnectorCustomizers((connector) -> connector.setAllowTrace(true));
+	}
+
+	/**
+	 * Puts {@link ShapedErrorReportValve} in each host's pipeline in place of Tomcat's. A host adds its error
+	 * report valve when it starts, and Spring Boot gives no hold on the host before; an engine's valves
+	 * start after its hosts, so this one finds theirs in place and swaps it.
+	 */
+	static final class HostErrorReports extends ValveBase {
+
+		HostErrorReports() {
+			super(true);
+		}
+
+		@Override
+		protected void startInternal() throws LifecycleException {
+			for (Container host : getContainer().findChildren()) {
+				install(host.getPipeline());
+			}
+			super.startInternal();
+		}
+
+		@Override
+		public void invoke(Request request, Response response) throws IOException, ServletException {
+			getNext().invoke(request, response);
+		}
+
+	}
+
+	/** Replaces the pipeline's error report valve with {@link ShapedErrorReportValve}. */
+	static void install(Pipeline pipeline) {
+		for (Valve valve : pipeline.getValves()) {
+			if (valve instanceof ErrorReportValve && !(valve instanceof ShapedErrorReportValve)) {
+				pipeline.removeValve(valve);
+			}
+		}
+		pipeline.addValve(new ShapedErrorReportValve());
+	}
+
+	/** The valve: a JSON body instead of an HTML page. */
+	public static class ShapedErrorReportValve extends ErrorReportValve {
+
+		public ShapedErrorReportValve() {
+			setShowReport(false);
+			setShowServerInfo(false);
+		}
+
+		@Override
+		protected void report(Request request, Response response, Throwable throwable) {
+			int status = response.getStatus();
+			if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+				return;
+			}
+			HttpStatus known = HttpStatus.resolve(status);
+			HttpStatus answered = (known != null) ? known : HttpStatus.BAD_REQUEST;
+			ErrorCode code = answered.is4xxClientError() ? ErrorCode.INVALID_ARGUMENT
+					: (status == 503) ? ErrorCode.UNAVAILABLE : ErrorCode.INTERNAL;
+			String path = path(request);
+			String message = answered.is4xxClientError() ? ("The request cannot be read (HTTP %d %s): its URL must "
+					+ "be percent-encoded UTF-8 without %%00, %%5C or other control characters, and its headers must be "
+					+ "well formed and at most server.max-http-request-header-size (8 KB by default).")
+						.formatted(status, answered.getReasonPhrase())
+					: "The server could not answer the request (HTTP %d).".formatted(status);
+			AnsweredErrors.count(code);
+			try {
+				byte[] body = ErrorResponses.body(path, answered, code, message);
+				response.setContentType(ErrorResponses.contentType(path).toString());
+				response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+				Writer writer = response.getReporter();
+				if (writer != null) {
+					writer.write(new String(body, StandardCharsets.UTF_8));
+					response.finishResponse();
+				}
+			}
+			catch (IOException | IllegalStateException ex) {
+				// The connection is gone or the response cannot be written: nothing to answer.
+			}
+		}
+
+		/** The request's path as sent (it may not decode), or {@code /} when there is none. */
+		private static String path(Request request) {
+			String uri = (request.getCoyoteRequest() != null) ? request.getCoyoteRequest().requestURI().toString() : null;
+			return (uri != null && !uri.isEmpty()) ? uri : "/";
+		}
+
+	}
+
+}
