@@ -44,6 +44,13 @@ class GraphQlHttpConfiguration {
 		return new GraphQlHttpEndpoint(graphQlHandler, json);
 	}
 
+	/** Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}). */
+	@Bean
+	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties) {
+		return new QueriesOverSse(graphQlHandler, properties.getHttp().getSse().getTimeout(),
+				properties.getHttp().getSse().getKeepAlive());
+	}
+
 	/** After {@link NonJsonRequests}: a POST whose body is not JSON is a 415 whatever it accepts. */
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE + 1)

@@ -22,6 +22,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.util.AlternativeJdkIdGenerator;
 import org.springframework.util.IdGenerator;
 import org.springframework.util.MultiValueMap;
@@ -29,7 +30,10 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.error.ErrorCode;
@@ -70,9 +74,30 @@ class GraphQlHttpEndpoint extends GraphQlHttpHandler {
 	private final IdGenerator ids = new AlternativeJdkIdGenerator();
 
 	GraphQlHttpEndpoint(WebGraphQlHandler graphQlHandler, JsonMapper json) {
-		super(graphQlHandler);
+		super(graphQlHandler, converter(json));
 		this.graphQlHandler = graphQlHandler;
 		this.json = json;
+	}
+
+	/** Reads request bodies with {@link #strict}; {@code application/graphql} too, as JSON (as Spring GraphQL does). */
+	private static JacksonJsonHttpMessageConverter converter(JsonMapper json) {
+		JacksonJsonHttpMessageConverter converter = new JacksonJsonHttpMessageConverter(strict(json));
+		List<MediaType> types = new java.util.ArrayList<>(converter.getSupportedMediaTypes());
+		types.add(new MediaType("application", "graphql"));
+		converter.setSupportedMediaTypes(types);
+		return converter;
+	}
+
+	/**
+	 * {@code json} without coercing numbers and booleans to strings: {@code "query": 42} is not a request
+	 * (400), rather than the document {@code 42} (a syntax error).
+	 */
+	static JsonMapper strict(JsonMapper json) {
+		return json.rebuild()
+			.withCoercionConfig(LogicalType.Textual, (config) -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+				.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+				.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+			.build();
 	}
 
 	/** Runs a GraphQL request sent as GET. */
