@@ -235,6 +235,38 @@ class SampleAccessIT extends IntegrationTest {
 	}
 
 	@Test
+	void aTokenWithoutExpiryIsRefused() {
+		Answer answer = this.http.post(Tokens.withoutExpiry(this.alice), "{ movies(year: 2001, first: 1) { edges { cursor } } }")
+			.clean();
+		assertThat(answer.status()).isEqualTo(401);
+		assertThat(answer.codes()).containsExactly("UNAUTHENTICATED");
+		assertThat((String) answer.errors().get(0).get("message")).contains("exp");
+		assertThat(answer.body()).doesNotContainKey("data");
+	}
+
+	@Test
+	void healthDetailsAreShownOnlyToATokenWithScopeHealth() throws Exception {
+		java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+		java.util.function.Function<String, String> health = (token) -> {
+			java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create("http://127.0.0.1:" + this.port + "/actuator/health"));
+			if (token != null) {
+				request.header("Authorization", "Bearer " + token);
+			}
+			try {
+				return client.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		assertThat(health.apply(null)).contains("\"status\"").doesNotContain("details", "dynamoDb", "components");
+		assertThat(health.apply(Tokens.of(this.alice))).as("signed in, without the scope")
+			.doesNotContain("details", "dynamoDb");
+		assertThat(health.apply(Tokens.of("ops", Map.of("scope", "read health")))).contains("\"dynamoDb\"", "\"details\"");
+	}
+
+	@Test
 	void invalidTokensAreRefusedWith401BeforeAnythingRuns() {
 		Map<String, String> tokens = Map.of("expired", Tokens.expired(this.alice), "signed by another key",
 				Tokens.signedByAnotherKey(this.alice), "for another audience", Tokens.forAnotherAudience(this.alice),

@@ -59,6 +59,15 @@ final class Tokens {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().minus(Duration.ofMinutes(10)), Map.of()));
 	}
 
+	/** A valid token in every way but one: it never expires (no {@code exp} claim). */
+	static String withoutExpiry(String subject) {
+		JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject)
+			.audience(AUDIENCE)
+			.issueTime(Date.from(Instant.now().minus(Duration.ofMinutes(1))))
+			.build();
+		return signed(TRUSTED, claims);
+	}
+
 	static String signedByAnotherKey(String subject) {
 		return signed(OTHER, claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), Map.of()));
 	}

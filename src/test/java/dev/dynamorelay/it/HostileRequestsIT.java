@@ -1,0 +1,225 @@
+package dev.dynamorelay.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What an anonymous client can send that must not take the server down, blind its monitoring or hold its
+ * threads: megabyte operation names, bodies larger than the bound, bodies that trickle in, URLs and
+ * headers Tomcat refuses, values of the wrong JSON type, TRACE, queries over SSE. The server runs as
+ * README's production set-up has it (the actuator on its own management port, health details there), with
+ * few workers and a short body time, so that holding them all takes few connections.
+ */
+@TestPropertySource(properties = { "management.server.port=0", "management.endpoint.health.show-details=always",
+		"server.tomcat.threads.max=8", "dynamo-relay.http.body-timeout=2s" })
+class HostileRequestsIT extends IntegrationTest {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String QUERY = "{ users(first: 1) { edges { cursor } } }";
+
+	@LocalManagementPort
+	private int managementPort;
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@Test
+	void longOperationNamesAreCountedAsOtherAndTheScrapeStaysSmall() throws Exception {
+		for (int i = 0; i < 5; i++) {
+			String name = "Q" + i + "x".repeat(200_000);
+			HttpResponse<String> answer = post("/graphql", JSON.writeValueAsString(Map.of("query",
+					"query " + name + " " + QUERY, "operationName", name)));
+			assertThat(answer.statusCode()).isEqualTo(200);
+		}
+		String scrape = get(this.managementPort, "/actuator/prometheus").body();
+		assertThat(scrape.length()).as("the scrape holds no megabyte label").isLessThan(1_000_000);
+		assertThat(scrape).contains("dynamorelay_graphql_requests_seconds_count{operation=\"other\",outcome=\"ok\"}");
+		Matcher labels = Pattern.compile("operation=\"([^\"]*)\"").matcher(scrape);
+		while (labels.find()) {
+			assertThat(labels.group(1).length()).isLessThanOrEqualTo(100);
+		}
+	}
+
+	@Test
+	void aBodyOverTheBoundIsRefusedBeforeItIsRead() {
+		for (String path : List.of("/graphql", "/api/users")) {
+			try (RawHttp http = new RawHttp(this.port)) {
+				RawHttp.Answer answer = http.send(RawHttp.request("POST", path, "Content-Type: application/json",
+						"Content-Length: 104857600")).send("{\"query\": \"").read();
+				assertThat(answer.status()).as(path).isEqualTo(413);
+				assertThat(answer.code()).isEqualTo("INVALID_ARGUMENT");
+				assertThat(answer.headers().get("connection")).isEqualTo("close");
+				assertThat(answer.headers().get("content-type"))
+					.startsWith(path.startsWith("/api") ? "application/problem+json" : "application/json");
+			}
+		}
+	}
+
+	@Test
+	void aChunkedBodyIsRefusedOnceItPassesTheBound() {
+		try (RawHttp http = new RawHttp(this.port)) {
+			http.send(RawHttp.request("POST", "/graphql", "Content-Type: application/json", "Transfer-Encoding: chunked"));
+			byte[] chunk = ("10000\r\n" + "a".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+			RawHttp.Answer answer = null;
+			for (int i = 0; i < 32 && answer == null; i++) { // 2 MB at most; the bound is 1 MB
+				try {
+					http.send(chunk);
+				}
+				catch (java.io.UncheckedIOException ex) {
+					break; // refused and closed while sending
+				}
+			}
+			answer = http.read();
+			assertThat(answer.status()).isEqualTo(413);
+			assertThat(answer.code()).isEqualTo("INVALID_ARGUMENT");
+		}
+	}
+
+	@Test
+	void aBodyUnderTheBoundIsServed() throws Exception {
+		String padding = "x".repeat(900_000);
+		HttpResponse<String> answer = post("/graphql",
+				JSON.writeValueAsString(Map.of("query", QUERY, "variables", Map.of("padding", padding))));
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(answer.body()).contains("\"users\"").doesNotContain("errors");
+	}
+
+	@Test
+	void slowBodiesHoldNoWorkerAndAreRefusedInTime() throws Exception {
+		List<RawHttp> slow = new ArrayList<>();
+		try {
+			for (int i = 0; i < 24; i++) { // three times the workers
+				slow.add(new RawHttp(this.port).send(RawHttp.request("POST", "/graphql", "Content-Type: application/json",
+						"Content-Length: 1000") + "{"));
+			}
+			long start = System.nanoTime();
+			HttpResponse<String> page = post("/graphql", JSON.writeValueAsString(Map.of("query", QUERY)));
+			assertThat(page.statusCode()).isEqualTo(200);
+			assertThat(page.body()).contains("\"users\"");
+			assertThat(get(this.managementPort, "/actuator/health/liveness").statusCode()).isEqualTo(200);
+			assertThat(get(this.port, "/api/users?limit=1").statusCode()).isEqualTo(200);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("served beside the slow bodies")
+				.isLessThan(Duration.ofSeconds(2));
+			for (RawHttp each : slow) {
+				RawHttp.Answer refused = each.read();
+				assertThat(refused.status()).isEqualTo(408);
+				assertThat(refused.code()).isEqualTo("INVALID_ARGUMENT");
+				assertThat((String) ((Map<?, ?>) ((List<?>) refused.json().get("errors")).get(0)).get("message"))
+					.contains("dynamo-relay.http.body-timeout");
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused within the body time and a margin")
+				.isLessThan(Duration.ofSeconds(6));
+		}
+		finally {
+			slow.forEach(RawHttp::close);
+		}
+	}
+
+	@Test
+	void urlsAndHeadersTomcatRefusesGetTheServersErrorBodies() {
+		for (String target : List.of("/api/users%00", "/api/users%FF", "/api/a%5Cb", "/graphql%00", "/x%5Cy")) {
+			try (RawHttp http = new RawHttp(this.port)) {
+				RawHttp.Answer answer = http.send(RawHttp.request("GET", target)).read();
+				assertThat(answer.status()).as(target).isEqualTo(400);
+				assertThat(answer.body()).as(target).doesNotContain("<html");
+				assertThat(answer.code()).as(target).isEqualTo("INVALID_ARGUMENT");
+				assertThat(answer.headers().get("content-type")).as(target)
+					.startsWith(target.startsWith("/api") ? "application/problem+json" : "application/json");
+			}
+		}
+		for (String target : List.of("/graphql?query=%7B__typename%7D", "/api/users")) {
+			try (RawHttp http = new RawHttp(this.port)) {
+				RawHttp.Answer answer = http.send(RawHttp.request("GET", target, "X-Large: " + "a".repeat(9_000))).read();
+				assertThat(answer.status()).as(target).isBetween(400, 431);
+				assertThat(answer.body()).as(target).doesNotContain("<html");
+				assertThat(answer.code()).as(target).isEqualTo("INVALID_ARGUMENT");
+			}
+		}
+	}
+
+	@Test
+	void aQueryThatIsNotAStringIsABadRequest() throws Exception {
+		for (String body : List.of("{\"query\": 42}", "{\"query\": true}", "{\"query\": 4.2}",
+				"{\"query\": \"{ __typename }\", \"operationName\": 7}")) {
+			HttpResponse<String> answer = post("/graphql", body);
+			assertThat(answer.statusCode()).as(body).isEqualTo(400);
+			assertThat(answer.body()).as(body).contains("INVALID_ARGUMENT").doesNotContain("Exception");
+		}
+	}
+
+	@Test
+	void traceListsOnlyTheMethodsAPathTakes() {
+		for (String path : List.of("/graphql", "/api/users")) {
+			try (RawHttp http = new RawHttp(this.port)) {
+				RawHttp.Answer answer = http.send(RawHttp.request("TRACE", path)).read();
+				assertThat(answer.status()).as(path).isEqualTo(405);
+				assertThat(answer.headers().get("allow")).as(path)
+					.isEqualTo(path.equals("/graphql") ? "GET, POST" : "GET, HEAD")
+					.doesNotContain("PUT", "DELETE", "PATCH");
+			}
+		}
+	}
+
+	@Test
+	void aQueryOverServerSentEventsIsAnswered() throws Exception {
+		HttpResponse<String> answer = this.client.send(HttpRequest.newBuilder(URI.create(url(this.port, "/graphql")))
+			.header("Content-Type", "application/json")
+			.header("Accept", "text/event-stream")
+			.timeout(Duration.ofSeconds(20))
+			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", QUERY))))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(answer.statusCode()).isEqualTo(200);
+		assertThat(answer.body()).contains("event:next", "\"users\"", "\"requests\"", "event:complete")
+			.doesNotContain("\"errors\"");
+		HttpResponse<String> refused = this.client.send(HttpRequest.newBuilder(URI.create(url(this.port, "/graphql")))
+			.header("Content-Type", "application/json")
+			.header("Accept", "text/event-stream")
+			.timeout(Duration.ofSeconds(20))
+			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", "{ nope }"))))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(refused.body()).contains("event:next", "\"code\":\"INVALID_ARGUMENT\"", "event:complete");
+	}
+
+	@Test
+	void theManagementPortServesTheProbesAndDetailsAndThePublicPortNeither() throws Exception {
+		assertThat(get(this.managementPort, "/actuator/health/liveness").statusCode()).isEqualTo(200);
+		assertThat(get(this.managementPort, "/actuator/health/readiness").statusCode()).isEqualTo(200);
+		assertThat(get(this.managementPort, "/actuator/health").body()).contains("\"dynamoDb\"", "\"details\"");
+		assertThat(get(this.port, "/actuator/health").statusCode()).isEqualTo(404);
+		assertThat(get(this.port, "/actuator/prometheus").statusCode()).isEqualTo(404);
+	}
+
+	private HttpResponse<String> post(String path, String body) throws Exception {
+		return this.client.send(HttpRequest.newBuilder(URI.create(url(this.port, path)))
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(20))
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> get(int port, String path) throws Exception {
+		return this.client.send(HttpRequest.newBuilder(URI.create(url(port, path))).timeout(Duration.ofSeconds(20)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static String url(int port, String path) {
+		return "http://127.0.0.1:" + port + path;
+	}
+
+}
