@@ -64,7 +64,8 @@ public final class ReadStats {
 		}
 		this.budgetNanos = budget.toNanos();
 		this.itemsLeft = new AtomicLong(items);
-		this.calls = new CallLimiter(maxCallsInFlight, fairShare);
+		// Calls still waiting for a place when the request's time runs out fail then.
+		this.calls = new CallLimiter(maxCallsInFlight, fairShare, this.startNanos + this.budgetNanos);
 	}
 
 	/**
