@@ -71,9 +71,9 @@ public final class ItemLoader {
 				return CompletableFuture.<BatchGetItemResponse>failedFuture(
 						new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
 			}
-			return this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
+			return stats.sent(this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration((override) -> override.apiCallTimeout(remaining)));
+				.overrideConfiguration((override) -> override.apiCallTimeout(remaining))));
 		}).thenCompose((response) -> {
 				int returned = 0;
 				for (Map.Entry<String, List<Map<String, AttributeValue>>> table : response.responses().entrySet()) {
