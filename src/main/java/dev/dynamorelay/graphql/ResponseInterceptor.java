@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ErrorClassification;
@@ -28,6 +29,7 @@ import dev.dynamorelay.metrics.ServerMeters;
 import dev.dynamorelay.pagination.FairShare;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
+import dev.dynamorelay.web.AsyncTimeout;
 import dev.dynamorelay.web.RequestIdFilter;
 
 /**
@@ -100,6 +102,9 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 		AtomicReference<GraphQLContext> context = new AtomicReference<>();
 		String requestId = (request.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id) ? id : null;
 		UnavailableFields unavailable = new UnavailableFields();
+		// Set when the servlet's async timeout has answered the request, and logged it (AsyncTimeout).
+		AtomicBoolean answered = (request.getAttributes().get(AsyncTimeout.ANSWERED) instanceof AtomicBoolean flag) ? flag
+				: new AtomicBoolean();
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
 			if (requestId != null) {
@@ -110,7 +115,7 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 			return input;
 		});
 		return chain.next(request).map((response) -> {
-			if (unavailable.fields() > 0) {
+			if (unavailable.fields() > 0 && !answered.get()) {
 				logUnavailable(requestId, unavailable);
 			}
 			WebGraphQlResponse shaped = shape(response, stats);
