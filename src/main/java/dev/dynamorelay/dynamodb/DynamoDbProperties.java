@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code us-east-1} otherwise
  * @param timeout bound of one GraphQL request's DynamoDB calls, retries included: all its fields share
  * it, and an {@code UNAVAILABLE} answer arrives inside it; a call waiting for its place among the
- * request's calls in flight spends it too, but its own call timeout starts when it is sent
+ * request's calls in flight spends it too, but its own call timeout starts when it is sent, and one still
+ * waiting when the request's time runs out fails then, unsent
  * @param maxConcurrencyPerRequest the most DynamoDB calls of one GraphQL request in flight at once;
  * further calls wait, in order, until one finishes
  * @param maxConcurrency the client's connection pool: the most DynamoDB calls in flight at once, for all

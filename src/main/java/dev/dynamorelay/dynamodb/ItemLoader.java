@@ -71,9 +71,9 @@ public final class ItemLoader {
 				return CompletableFuture.<BatchGetItemResponse>failedFuture(
 						new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
 			}
-			return this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
+			return stats.sent(this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration((override) -> override.apiCallTimeout(remaining)));
+				.overrideConfiguration((override) -> override.apiCallTimeout(remaining))));
 		}).thenCompose((response) -> {
 				int returned = 0;
 				for (Map.Entry<String, List<Map<String, AttributeValue>>> table : response.responses().entrySet()) {
@@ -96,10 +96,16 @@ public final class ItemLoader {
 					throw new UnavailableException("DynamoDB left keys unprocessed after " + MAX_ATTEMPTS
 							+ " BatchGetItem attempts (throttled).", null);
 				}
+				long backOff = 10L << attempt;
+				if (stats.remaining(this.timeout).toMillis() <= backOff) {
+					// The retry would start after the request's time has run out: answer now, not then.
+					throw new UnavailableException("DynamoDB left keys unprocessed (throttled) and the request's "
+							+ "time ran out before another BatchGetItem attempt.", null);
+				}
 				Map<String, KeysAndAttributes> retry = new HashMap<>();
 				unprocessed.forEach((table, keys) -> retry.put(table, KeysAndAttributes.builder().keys(keys.keys()).build()));
 				return CompletableFuture
-					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(10L << attempt, TimeUnit.MILLISECONDS))
+					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(backOff, TimeUnit.MILLISECONDS))
 					.thenCompose((ignored) -> get(retry, found, stats, attempt + 1));
 			});
 	}

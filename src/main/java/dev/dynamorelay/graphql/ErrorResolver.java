@@ -23,9 +23,10 @@ import dev.dynamorelay.web.RequestIdFilter;
  * Maps every failure of a data fetcher to a GraphQL error with the contract's code.
  *
  * <p>Typed failures carry their own code and message; DynamoDB that cannot be reached or did not
- * answer in time is {@code UNAVAILABLE} (see {@link DynamoDbFailures#isUnavailable}); anything else,
- * other failures of the SDK included, is {@code INTERNAL}, logged here with its stack trace and
- * answered with a reference to the log line, never with the exception itself.
+ * answer in time is {@code UNAVAILABLE} (see {@link DynamoDbFailures#isUnavailable}), gathered into the
+ * request's {@link UnavailableFields} for one log line per request; anything else, other failures of the
+ * SDK included, is {@code INTERNAL}, logged here with its stack trace and answered with a reference to
+ * the log line, never with the exception itself.
  */
 @Component
 class ErrorResolver extends DataFetcherExceptionResolverAdapter {
@@ -67,7 +68,15 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 			return error(environment, api.code(), api.getMessage());
 		}
 		if (DynamoDbFailures.isUnavailable(cause)) {
-			logger.warn("DynamoDB unavailable for {}: {}", environment.getExecutionStepInfo().getPath(), cause.toString());
+			UnavailableFields unavailable = UnavailableFields.of(environment.getGraphQlContext());
+			if (unavailable != null) {
+				// Logged once for the request, with the others (ResponseInterceptor).
+				unavailable.add(environment.getExecutionStepInfo().getPath(), cause);
+			}
+			else {
+				logger.warn("DynamoDB unavailable for {}: {}", environment.getExecutionStepInfo().getPath(),
+						cause.toString());
+			}
 			return error(environment, ErrorCode.UNAVAILABLE,
 					"DynamoDB is unavailable or did not answer in time; retry the request later.");
 		}

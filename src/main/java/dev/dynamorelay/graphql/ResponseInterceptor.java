@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ErrorClassification;
@@ -13,6 +14,9 @@ import graphql.ExecutionResult;
 import graphql.GraphQLContext;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.graphql.server.WebGraphQlInterceptor;
 import org.springframework.graphql.server.WebGraphQlRequest;
 import org.springframework.graphql.server.WebGraphQlResponse;
@@ -25,12 +29,14 @@ import dev.dynamorelay.metrics.ServerMeters;
 import dev.dynamorelay.pagination.FairShare;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.pagination.ReadStats;
+import dev.dynamorelay.web.AsyncTimeout;
 import dev.dynamorelay.web.RequestIdFilter;
 
 /**
  * Gives every request its {@link ReadStats} (its deadline, item budget and limit on calls in flight),
  * every executed response its {@code extensions.dynamodb}, and every error an {@code extensions.code}; puts
- * the request's id ({@link RequestIdFilter}) in the GraphQL context, for log lines written off the servlet thread.
+ * the request's id ({@link RequestIdFilter}) in the GraphQL context, for log lines written off the servlet thread,
+ * and logs one line for all the request's fields answered {@code UNAVAILABLE} ({@link UnavailableFields}).
  *
  * <p>Errors graphql-java raises before execution (syntax, validation, variable coercion) have no
  * code of ours; they are request errors, so they get {@code INVALID_ARGUMENT}. A request refused by the
@@ -39,6 +45,8 @@ import dev.dynamorelay.web.RequestIdFilter;
  */
 @Component
 public class ResponseInterceptor implements WebGraphQlInterceptor {
+
+	private static final Logger logger = LoggerFactory.getLogger(ResponseInterceptor.class);
 
 	private final boolean extensions;
 
@@ -92,21 +100,52 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 		}
 		long started = System.nanoTime();
 		AtomicReference<GraphQLContext> context = new AtomicReference<>();
+		String requestId = (request.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id) ? id : null;
+		UnavailableFields unavailable = new UnavailableFields();
+		// Set when the servlet's async timeout has answered the request, and logged it (AsyncTimeout).
+		AtomicBoolean answered = (request.getAttributes().get(AsyncTimeout.ANSWERED) instanceof AtomicBoolean flag) ? flag
+				: new AtomicBoolean();
 		request.configureExecutionInput((input, builder) -> {
 			RequestStats.install(input.getGraphQLContext(), stats);
-			if (request.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id) {
-				input.getGraphQLContext().put(RequestIdFilter.MDC_KEY, id);
+			if (requestId != null) {
+				input.getGraphQLContext().put(RequestIdFilter.MDC_KEY, requestId);
 			}
+			input.getGraphQLContext().put(UnavailableFields.class, unavailable);
 			context.set(input.getGraphQLContext());
 			return input;
 		});
 		return chain.next(request).map((response) -> {
+			if (unavailable.fields() > 0 && !answered.get()) {
+				logUnavailable(requestId, unavailable);
+			}
 			WebGraphQlResponse shaped = shape(response, stats);
 			GraphQLContext executed = context.get();
 			this.meters.request((executed != null) ? executed.get(CostLimits.OPERATION_NAME) : null,
 					System.nanoTime() - started, !shaped.getExecutionResult().getErrors().isEmpty());
 			return shaped;
 		});
+	}
+
+	/**
+	 * One line for all the fields of the request that DynamoDB did not serve, under the request's id (in
+	 * the line, for plain-text logs, and in the MDC: this runs on whatever thread finished the execution).
+	 */
+	private static void logUnavailable(String requestId, UnavailableFields unavailable) {
+		String previous = MDC.get(RequestIdFilter.MDC_KEY);
+		if (requestId != null) {
+			MDC.put(RequestIdFilter.MDC_KEY, requestId);
+		}
+		try {
+			logger.warn("DynamoDB unavailable for request {}: {}", requestId, unavailable.summary());
+		}
+		finally {
+			if (previous != null) {
+				MDC.put(RequestIdFilter.MDC_KEY, previous);
+			}
+			else {
+				MDC.remove(RequestIdFilter.MDC_KEY);
+			}
+		}
 	}
 
 	private WebGraphQlResponse shape(WebGraphQlResponse response, ReadStats stats) {

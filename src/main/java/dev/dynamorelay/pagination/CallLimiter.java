@@ -1,8 +1,12 @@
 package dev.dynamorelay.pagination;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+
+import dev.dynamorelay.error.UnavailableException;
 
 /**
  * At most so many DynamoDB calls of one GraphQL request in flight at once; further calls wait, in the
@@ -16,6 +20,12 @@ import java.util.function.Supplier;
  * <p>The returned future completes after the call's place is given to the next one, so a continuation
  * that makes another call (the next read of a page) queues behind the calls already waiting: fields
  * of one request take turns.
+ *
+ * <p>A limiter with a deadline (the request's) fails, {@code UNAVAILABLE}, every call still waiting for a
+ * place when it passes, here or in the shared queue ({@link FairShare}): they leave the queues then, at
+ * the deadline ({@link DeadlineTimer}), however long the calls ahead of them take, and are never sent;
+ * a call made after the deadline fails at once. The places such calls held are given on as a finished
+ * call's are.
  */
 public final class CallLimiter {
 
@@ -29,13 +39,24 @@ public final class CallLimiter {
 
 	private final FairShare.Share share;
 
-	private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+	/** When ({@link System#nanoTime()}) the request's time runs out; see {@link #hasDeadline}. */
+	private final long deadline;
+
+	private final boolean hasDeadline;
+
+	private final ArrayDeque<Waiting<?>> waiting = new ArrayDeque<>();
 
 	private int inFlight;
 
 	private int peak;
 
 	private long queued;
+
+	/** Whether the timer that fails the waiting calls at the deadline is set. */
+	private boolean timerSet;
+
+	/** Whether the deadline has passed and the waiting calls were failed. */
+	private boolean expired;
 
 	/**
 	 * @param maxInFlight the most calls in flight at once, at least 1
@@ -49,12 +70,27 @@ public final class CallLimiter {
 	 * @param fairShare the share of all requests' calls, which these calls take their places in
 	 */
 	public CallLimiter(int maxInFlight, FairShare fairShare) {
+		this(maxInFlight, fairShare, 0, false);
+	}
+
+	/**
+	 * @param maxInFlight the most calls in flight at once, at least 1
+	 * @param fairShare the share of all requests' calls, which these calls take their places in
+	 * @param deadline when ({@link System#nanoTime()}) calls still waiting for a place fail
+	 */
+	CallLimiter(int maxInFlight, FairShare fairShare, long deadline) {
+		this(maxInFlight, fairShare, deadline, true);
+	}
+
+	private CallLimiter(int maxInFlight, FairShare fairShare, long deadline, boolean hasDeadline) {
 		if (maxInFlight < 1) {
 			throw new IllegalArgumentException("at least one call must be allowed in flight, got " + maxInFlight);
 		}
 		this.maxInFlight = maxInFlight;
 		this.fairShare = fairShare;
-		this.share = fairShare.share();
+		this.deadline = deadline;
+		this.hasDeadline = hasDeadline;
+		this.share = fairShare.share(this::waitsInFairShare);
 	}
 
 	/** A limiter that lets every call through at once. */
@@ -69,25 +105,33 @@ public final class CallLimiter {
 
 	/**
 	 * Makes the call as soon as fewer than the maximum are in flight. The supplier may answer with a
-	 * completed future (nothing sent); its place is then given on at once.
+	 * completed future (nothing sent); its place is then given on at once. Past the deadline, or still
+	 * waiting when it passes, the call fails {@code UNAVAILABLE} unsent.
 	 */
 	public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> call) {
 		CompletableFuture<T> result = new CompletableFuture<>();
-		Runnable start = () -> start(call, result);
 		boolean now;
+		boolean setTimer = false;
 		synchronized (this) {
+			if (this.expired || (this.hasDeadline && System.nanoTime() - this.deadline >= 0)) {
+				return CompletableFuture.failedFuture(timedOut());
+			}
 			now = this.inFlight < this.maxInFlight;
 			if (now) {
 				this.inFlight++;
 				this.peak = Math.max(this.peak, this.inFlight);
 			}
 			else {
-				this.waiting.add(start);
+				this.waiting.add(new Waiting<>(call, result));
 				this.queued++;
+				setTimer = setTimer();
 			}
 		}
+		if (setTimer) {
+			DeadlineTimer.at(this.deadline, this::expire);
+		}
 		if (now) {
-			start.run();
+			start(call, result);
 		}
 		return result;
 	}
@@ -115,7 +159,7 @@ public final class CallLimiter {
 
 	/** Gives a finished call's place to the longest waiting one, or frees it. */
 	private void release() {
-		Runnable next;
+		Waiting<?> next;
 		synchronized (this) {
 			next = this.waiting.poll();
 			if (next == null) {
@@ -124,7 +168,58 @@ public final class CallLimiter {
 			}
 		}
 		// The place passes to the next call: inFlight stays as it is.
-		run(next);
+		run(() -> startWaiting(next));
+	}
+
+	/** Whether to set the deadline's timer now: the first time a call waits, if there is a deadline. */
+	private boolean setTimer() {
+		if (!this.hasDeadline || this.timerSet) {
+			return false;
+		}
+		this.timerSet = true;
+		return true;
+	}
+
+	/**
+	 * A call of this request waits in the shared queue: the deadline's timer must fail it there too; if the
+	 * deadline has passed already (the call took its place here just before), it leaves the queue now.
+	 */
+	private void waitsInFairShare() {
+		boolean setTimer;
+		boolean late;
+		synchronized (this) {
+			late = this.expired;
+			setTimer = !late && setTimer();
+		}
+		if (setTimer) {
+			DeadlineTimer.at(this.deadline, this::expire);
+		}
+		if (late) {
+			this.fairShare.abandon(this.share, timedOut());
+		}
+	}
+
+	/**
+	 * At the deadline: fails the calls waiting here, which hold no place, and then those waiting in the
+	 * shared queue, whose places here are given on (to nobody: none wait any more) as they fail.
+	 */
+	void expire() {
+		List<Waiting<?>> abandoned;
+		synchronized (this) {
+			this.expired = true;
+			abandoned = new ArrayList<>(this.waiting);
+			this.waiting.clear();
+		}
+		UnavailableException failure = timedOut();
+		for (Waiting<?> each : abandoned) {
+			each.result.completeExceptionally(failure);
+		}
+		this.fairShare.abandon(this.share, failure);
+	}
+
+	private UnavailableException timedOut() {
+		return new UnavailableException("The request's time ran out while its DynamoDB calls waited for a place ("
+				+ inFlight() + " of its calls in flight)", null);
 	}
 
 	/**
@@ -168,6 +263,15 @@ public final class CallLimiter {
 
 	public int maxInFlight() {
 		return this.maxInFlight;
+	}
+
+	/** A call waiting for its place here, and what it answers into. */
+	private record Waiting<T>(Supplier<CompletableFuture<T>> call, CompletableFuture<T> result) {
+	}
+
+	/** Starts a waiting call in the place given to it. */
+	private <T> void startWaiting(Waiting<T> waiting) {
+		start(waiting.call(), waiting.result());
 	}
 
 }

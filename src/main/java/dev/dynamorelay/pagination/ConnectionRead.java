@@ -350,7 +350,7 @@ public final class ConnectionRead<T> {
 			if (this.definition.consistentRead()) {
 				scan.consistentRead(true);
 			}
-			return this.dynamoDb.scan(scan.build())
+			return stats.sent(this.dynamoDb.scan(scan.build()))
 				.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
 						response.consumedCapacity(), stats, this.meters));
@@ -385,7 +385,7 @@ public final class ConnectionRead<T> {
 		if (this.definition.consistentRead()) {
 			query.consistentRead(true);
 		}
-		return this.dynamoDb.query(query.build())
+		return stats.sent(this.dynamoDb.query(query.build()))
 			.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
 					stats, this.meters));

@@ -3,6 +3,7 @@ package dev.dynamorelay.pagination;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +25,9 @@ import java.util.function.Supplier;
  * request's calls past its light ones wait behind all the older ones' calls, and it may run out of its
  * time behind them.
  *
- * <p>Nothing blocks: a waiting call is a task, started by the completion of the call before it.
+ * <p>Nothing blocks: a waiting call is a task, started by the completion of the call before it. A
+ * request whose time runs out takes its waiting calls out of the queue ({@link #abandon}); they held no
+ * place here, so the calls behind them take the places as they free.
  */
 public final class FairShare {
 
@@ -79,8 +82,14 @@ public final class FairShare {
 
 	/** A new request's share. */
 	public Share share() {
+		return share(() -> {
+		});
+	}
+
+	/** A new request's share; {@code onWait} runs each time one of its calls has to wait for a place. */
+	Share share(Runnable onWait) {
 		synchronized (this) {
-			return new Share(this.shares++);
+			return new Share(this.shares++, onWait);
 		}
 	}
 
@@ -101,7 +110,8 @@ public final class FairShare {
 				heavy = take(share);
 			}
 			else {
-				this.waiting.add(new Waiting(share, this.arrivals++, (place) -> start(call, result, place)));
+				this.waiting.add(new Waiting(share, this.arrivals++, (place) -> start(call, result, place),
+						result::completeExceptionally));
 				share.waiting++;
 			}
 		}
@@ -110,9 +120,25 @@ public final class FairShare {
 			CallLimiter.run(() -> start(call, result, place));
 		}
 		else {
+			share.onWait.run();
 			dispatch(); // it may take a free place that calls waiting ahead of it cannot
 		}
 		return result;
+	}
+
+	/**
+	 * Takes the calls of {@code share} that still wait for a place out of the queue and fails them with
+	 * {@code failure}: its request's time has run out. They held no place, so nothing is given on.
+	 */
+	void abandon(Share share, Throwable failure) {
+		List<Waiting> abandoned = new ArrayList<>();
+		synchronized (this) {
+			this.waiting.removeIf((each) -> each.share == share && abandoned.add(each));
+			share.waiting -= abandoned.size();
+		}
+		for (Waiting each : abandoned) {
+			each.fail.accept(failure);
+		}
 	}
 
 	private boolean canStart(Share share) {
@@ -234,8 +260,12 @@ public final class FairShare {
 		/** Its calls waiting for a place. */
 		private int waiting;
 
-		private Share(long order) {
+		/** Runs when one of its calls has to wait. */
+		private final Runnable onWait;
+
+		private Share(long order, Runnable onWait) {
 			this.order = order;
+			this.onWait = onWait;
 		}
 
 	}
@@ -247,7 +277,7 @@ public final class FairShare {
 
 	}
 
-	private record Waiting(Share share, long arrival, Start start) {
+	private record Waiting(Share share, long arrival, Start start, Consumer<Throwable> fail) {
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.dynamorelay.pagination;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -64,7 +65,8 @@ public final class ReadStats {
 		}
 		this.budgetNanos = budget.toNanos();
 		this.itemsLeft = new AtomicLong(items);
-		this.calls = new CallLimiter(maxCallsInFlight, fairShare);
+		// Calls still waiting for a place when the request's time runs out fail then.
+		this.calls = new CallLimiter(maxCallsInFlight, fairShare, this.startNanos + this.budgetNanos);
 	}
 
 	/**
@@ -110,6 +112,19 @@ public final class ReadStats {
 	/** The request's DynamoDB calls: each goes through here, so that only so many are in flight at once. */
 	public CallLimiter calls() {
 		return this.calls;
+	}
+
+	/**
+	 * Counts {@code call}, a DynamoDB request sent, as a request if it fails or times out (nothing read,
+	 * its capacity unknown): what a request sent shows in {@code extensions.dynamodb} whatever it got back.
+	 * An answered call is recorded by its caller, with what it read ({@link #record}).
+	 */
+	public <R> CompletableFuture<R> sent(CompletableFuture<R> call) {
+		return call.whenComplete((response, failure) -> {
+			if (failure != null) {
+				this.requests.increment();
+			}
+		});
 	}
 
 	/** Records one DynamoDB request. */

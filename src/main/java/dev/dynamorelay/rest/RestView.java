@@ -134,8 +134,9 @@ final class RestView {
 				if (followUps == 0) {
 					return Mono.error(new Answer(read.problem()));
 				}
-				// Not settled: the page's own cursor stands, as GraphQL's endCursor does.
-				logger.info("A read behind a cut page of {} failed; answering with its cursor", route.field());
+				// Not settled: the page's own cursor stands, as GraphQL's endCursor does. Debug only: a read that
+				// DynamoDB did not serve has its line already (one per execution, ResponseInterceptor).
+				logger.debug("A read behind a cut page of {} failed; answering with its cursor", route.field());
 				return Mono.just(Optional.ofNullable((String) variables.get("after")));
 			}
 			if (read.nodes() == null) {

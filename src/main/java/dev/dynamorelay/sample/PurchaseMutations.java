@@ -97,11 +97,11 @@ class PurchaseMutations {
 		item.put("category", AttributeValue.fromS(category));
 		item.put("amount", amount);
 		return stats.calls()
-			.call(() -> this.dynamoDb.getItem((get) -> get.tableName(this.users.table().physicalName())
+			.call(() -> stats.sent(this.dynamoDb.getItem((get) -> get.tableName(this.users.table().physicalName())
 				.key(Map.of("userId", AttributeValue.fromS(userId)))
 				.projectionExpression("userId")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats))))
+				.overrideConfiguration(within(stats)))))
 			.thenCompose((user) -> {
 				stats.record(user.hasItem() ? 1 : 0, user.hasItem() ? 1 : 0, units(user.consumedCapacity()));
 				if (!user.hasItem() || user.item().isEmpty()) {
@@ -118,11 +118,11 @@ class PurchaseMutations {
 		NodeIds.Key purchase = Declarations.expect(this.declarations.decode(id), this.purchases.name(), "id");
 		ReadStats stats = RequestStats.of(environment);
 		return stats.calls()
-			.call(() -> this.dynamoDb.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
+			.call(() -> stats.sent(this.dynamoDb.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
 				.key(purchase.key())
 				.returnValues(ReturnValue.ALL_OLD)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats))))
+				.overrideConfiguration(within(stats)))))
 			.thenApply((deleted) -> {
 				stats.record(0, 0, units(deleted.consumedCapacity()));
 				return (deleted.hasAttributes() && !deleted.attributes().isEmpty())
@@ -135,11 +135,11 @@ class PurchaseMutations {
 		Map<String, AttributeValue> item = new HashMap<>(attributes);
 		item.put("purchasedAt", AttributeValue.fromN(Long.toString(purchasedAt)));
 		return stats.calls()
-			.call(() -> this.dynamoDb.putItem((put) -> put.tableName(this.purchases.table().physicalName())
+			.call(() -> stats.sent(this.dynamoDb.putItem((put) -> put.tableName(this.purchases.table().physicalName())
 				.item(item)
 				.conditionExpression("attribute_not_exists(userId)")
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(within(stats))))
+				.overrideConfiguration(within(stats)))))
 			.handle((written, failure) -> {
 				if (failure == null) {
 					stats.record(0, 0, units(written.consumedCapacity()));
@@ -149,7 +149,7 @@ class PurchaseMutations {
 				if (!(cause instanceof ConditionalCheckFailedException)) {
 					return CompletableFuture.<Item>failedFuture(cause);
 				}
-				stats.record(0, 0, null);
+				// Counted as a request by stats.sent, as every refused write is.
 				if (explicit || attempt >= NOW_ATTEMPTS) {
 					return CompletableFuture.<Item>failedFuture(new InvalidArgumentException(
 							"User `%s` already has a purchase at %s; nothing was overwritten."

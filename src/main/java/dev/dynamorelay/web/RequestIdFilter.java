@@ -2,6 +2,7 @@ package dev.dynamorelay.web;
 
 import java.io.IOException;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
@@ -45,6 +46,9 @@ public class RequestIdFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		String id = (request.getAttribute(ATTRIBUTE) instanceof String known) ? known : id(request.getHeader(HEADER));
 		request.setAttribute(ATTRIBUTE, id);
+		if (request.getAttribute(AsyncTimeout.ANSWERED) == null) {
+			request.setAttribute(AsyncTimeout.ANSWERED, new AtomicBoolean());
+		}
 		if (!response.isCommitted()) {
 			response.setHeader(HEADER, id);
 		}

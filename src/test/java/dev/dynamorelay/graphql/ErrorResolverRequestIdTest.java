@@ -62,6 +62,18 @@ class ErrorResolverRequestIdTest {
 		assertThat(MDC.get(RequestIdFilter.MDC_KEY)).isNull();
 	}
 
+	@Test
+	void aFieldOfARequestLeavesItsLineToTheRequest() {
+		DataFetchingEnvironment environment = environment("req-7f3a");
+		UnavailableFields unavailable = new UnavailableFields();
+		environment.getGraphQlContext().put(UnavailableFields.class, unavailable);
+		new ErrorResolver().resolveToSingleError(new UnavailableException("down", null), environment);
+		new ErrorResolver().resolveToSingleError(new UnavailableException("still down", null), environment);
+		assertThat(this.logged.list).isEmpty();
+		assertThat(unavailable.fields()).isEqualTo(2);
+		assertThat(unavailable.summary()).startsWith("2 fields (the first at /users)").contains("down (2 fields)");
+	}
+
 	private static DataFetchingEnvironment environment(String requestId) {
 		GraphQLContext context = GraphQLContext.newContext().build();
 		if (requestId != null) {

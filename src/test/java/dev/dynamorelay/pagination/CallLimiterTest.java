@@ -1,16 +1,20 @@
 package dev.dynamorelay.pagination;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+
+import dev.dynamorelay.error.UnavailableException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -131,6 +135,43 @@ class CallLimiterTest {
 		}
 		assertThat(most.get()).isBetween(1, 4);
 		assertThat(limiter.peak()).isLessThanOrEqualTo(4);
+		assertThat(limiter.inFlight()).isZero();
+	}
+
+	/**
+	 * A call still waiting for its place when the request's time runs out fails then, UNAVAILABLE, though
+	 * the call ahead of it never finishes; it is never started, and its place is not lost.
+	 */
+	@Test
+	void aWaitingCallFailsAtTheRequestsDeadlineThoughTheQueueNeverMoves() throws Exception {
+		CallLimiter limiter = new ReadStats(Duration.ofMillis(200), 1000, 1).calls();
+		CompletableFuture<Object> frozen = new CompletableFuture<>();
+		limiter.call(() -> frozen);
+		AtomicInteger sent = new AtomicInteger();
+		long queued = System.nanoTime();
+		List<CompletableFuture<Object>> waiting = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			waiting.add(limiter.call(() -> {
+				sent.incrementAndGet();
+				return CompletableFuture.completedFuture(null);
+			}));
+		}
+		for (CompletableFuture<Object> call : waiting) {
+			assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+				.cause()
+				.isInstanceOf(UnavailableException.class);
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - queued)).as("failed at the deadline, not when a place freed")
+			.isLessThan(Duration.ofSeconds(2));
+		assertThat(limiter.inFlight()).as("only the frozen call holds a place").isEqualTo(1);
+		frozen.complete(null);
+		assertThat(sent).as("never sent").hasValue(0);
+		assertThat(limiter.inFlight()).isZero();
+		assertThatThrownBy(() -> limiter.call(() -> CompletableFuture.completedFuture(null)).get(1, TimeUnit.SECONDS))
+			.as("a call made after the deadline fails at once, not sent")
+			.cause()
+			.isInstanceOf(UnavailableException.class);
+		assertThat(sent).hasValue(0);
 		assertThat(limiter.inFlight()).isZero();
 	}
 

@@ -1,12 +1,18 @@
 package dev.dynamorelay.pagination;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import dev.dynamorelay.error.UnavailableException;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** All requests' calls sharing DynamoDB: a bounded number in flight, the next place to the request with the fewest started. */
 class FairShareTest {
@@ -174,6 +180,47 @@ class FairShareTest {
 		assertThat(failed).isCompletedExceptionally();
 		limiter.call(call("next"));
 		assertThat(this.started).containsExactly("next");
+	}
+
+	/**
+	 * A request whose calls wait in the shared queue past its deadline: they leave the queue and fail then,
+	 * UNAVAILABLE, though no place ever frees; the places they held in their own request's cap are free again,
+	 * and the calls of another request queued behind them take the next places.
+	 */
+	@Test
+	void callsWaitingPastTheirRequestsDeadlineLeaveTheQueueAndTheCallsBehindThemGetTheirPlaces() throws Exception {
+		FairShare fair = new FairShare(1, 100, 2, 1);
+		CallLimiter holder = new CallLimiter(8, fair);
+		holder.call(call("holder"));
+		CallLimiter late = new ReadStats(Duration.ofMillis(200), 1000, 2, fair).calls();
+		List<CompletableFuture<String>> abandoned = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			abandoned.add(late.call(call("late-" + i)));
+		}
+		CallLimiter next = new CallLimiter(8, fair);
+		CompletableFuture<String> behind = next.call(call("behind"));
+		long queued = System.nanoTime();
+		for (CompletableFuture<String> call : abandoned) {
+			assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+				.cause()
+				.isInstanceOf(UnavailableException.class);
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - queued)).as("failed at the deadline, though no place freed")
+			.isLessThan(Duration.ofSeconds(2));
+		assertThat(late.inFlight()).as("the request's own places are free again").isZero();
+		assertThat(fair.inFlight()).isEqualTo(1);
+
+		this.answers.get(0).complete("done");
+		assertThat(this.started).as("never sent; the next request's call takes the freed place")
+			.containsExactly("holder", "behind");
+		this.answers.get(1).complete("page");
+		assertThat(behind).isCompletedWithValue("page");
+		assertThat(fair.inFlight()).isZero();
+		assertThat(late.inFlight()).isZero();
+		// Every place is free: as many calls as there are places start at once.
+		CallLimiter after = new CallLimiter(8, fair);
+		after.call(call("after"));
+		assertThat(this.started).endsWith("after");
 	}
 
 	private java.util.function.Supplier<CompletableFuture<String>> call(String name) {
