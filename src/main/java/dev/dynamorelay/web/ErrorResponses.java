@@ -3,6 +3,7 @@ package dev.dynamorelay.web;
 import java.io.IOException;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Metrics;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -29,6 +30,19 @@ public final class ErrorResponses {
 	/** Writes the answer; {@code close} asks the connection to close after it (nothing more is read from it). */
 	public static void write(HttpServletResponse response, String path, HttpStatus status, ErrorCode code,
 			String message, boolean close) throws IOException {
+		write(response, path, status, code, message, close, null);
+	}
+
+	/**
+	 * Writes the answer of a request refused at the HTTP layer for {@code reason}, which is also counted in
+	 * {@code dynamorelay.http.refusals} (null: not counted there). No log line: a client could write as many
+	 * as it sends requests; the counters are the operator's signal.
+	 */
+	public static void write(HttpServletResponse response, String path, HttpStatus status, ErrorCode code,
+			String message, boolean close, String reason) throws IOException {
+		if (reason != null) {
+			refusal(reason);
+		}
 		AnsweredErrors.count(code);
 		response.resetBuffer();
 		response.setStatus(status.value());
@@ -40,6 +54,14 @@ public final class ErrorResponses {
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);
 		response.flushBuffer();
+	}
+
+	/**
+	 * Counts one request refused at the HTTP layer, by reason: {@code body-too-large}, {@code body-timeout},
+	 * {@code unreadable} (Tomcat's own refusals) or {@code trace}.
+	 */
+	static void refusal(String reason) {
+		Metrics.counter("dynamorelay.http.refusals", "reason", reason).increment();
 	}
 
 	/** The body of such an answer. */

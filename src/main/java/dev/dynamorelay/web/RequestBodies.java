@@ -92,7 +92,7 @@ public class RequestBodies extends OncePerRequestFilter {
 	private void tooLarge(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		ErrorResponses.write(response, request.getRequestURI(), HttpStatus.CONTENT_TOO_LARGE, ErrorCode.INVALID_ARGUMENT,
 				"The request body is larger than %s, the most this server takes (dynamo-relay.http.max-body-size)."
-					.formatted(this.limits.maxBodySize()), true);
+					.formatted(this.limits.maxBodySize()), true, "body-too-large");
 	}
 
 	/** The asynchronous dispatch that follows a complete body runs the chain with it. */
@@ -171,7 +171,7 @@ public class RequestBodies extends OncePerRequestFilter {
 				ErrorResponses.write(this.response, this.request.getRequestURI(), HttpStatus.REQUEST_TIMEOUT,
 						ErrorCode.INVALID_ARGUMENT, ("The request body did not arrive within %s (%d bytes came): send it "
 								+ "whole, or raise dynamo-relay.http.body-timeout.")
-							.formatted(RequestBodies.this.limits.bodyTimeout(), this.body.bytes.size()), true);
+							.formatted(RequestBodies.this.limits.bodyTimeout(), this.body.bytes.size()), true, "body-timeout");
 				this.async.complete();
 			}
 		}

@@ -101,6 +101,7 @@ class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerF
 						.formatted(status, answered.getReasonPhrase())
 					: "The server could not answer the request (HTTP %d).".formatted(status);
 			AnsweredErrors.count(code);
+			ErrorResponses.refusal("unreadable");
 			try {
 				byte[] body = ErrorResponses.body(path, answered, code, message);
 				response.setContentType(ErrorResponses.contentType(path).toString());

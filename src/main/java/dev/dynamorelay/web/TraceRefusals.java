@@ -44,7 +44,7 @@ class TraceRefusals extends OncePerRequestFilter {
 		String allowed = this.graphQlPath.equals(path) ? "GET, POST" : "GET, HEAD";
 		response.setHeader(HttpHeaders.ALLOW, allowed);
 		ErrorResponses.write(response, path, HttpStatus.METHOD_NOT_ALLOWED, ErrorCode.INVALID_ARGUMENT,
-				"TRACE is not served; `%s` takes %s.".formatted(path, allowed), false);
+				"TRACE is not served; `%s` takes %s.".formatted(path, allowed), false, "trace");
 	}
 
 }

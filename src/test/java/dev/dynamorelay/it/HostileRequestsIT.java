@@ -57,7 +57,7 @@ class HostileRequestsIT extends IntegrationTest {
 	}
 
 	@Test
-	void aBodyOverTheBoundIsRefusedBeforeItIsRead() {
+	void aBodyOverTheBoundIsRefusedBeforeItIsRead() throws Exception {
 		for (String path : List.of("/graphql", "/api/users")) {
 			try (RawHttp http = new RawHttp(this.port)) {
 				RawHttp.Answer answer = http.send(RawHttp.request("POST", path, "Content-Type: application/json",
@@ -69,6 +69,8 @@ class HostileRequestsIT extends IntegrationTest {
 					.startsWith(path.startsWith("/api") ? "application/problem+json" : "application/json");
 			}
 		}
+		assertThat(get(this.managementPort, "/actuator/prometheus").body())
+			.contains("dynamorelay_http_refusals_total{reason=\"body-too-large\"}");
 	}
 
 	@Test
@@ -125,6 +127,8 @@ class HostileRequestsIT extends IntegrationTest {
 			}
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused within the body time and a margin")
 				.isLessThan(Duration.ofSeconds(6));
+			assertThat(get(this.managementPort, "/actuator/prometheus").body())
+				.contains("dynamorelay_http_refusals_total{reason=\"body-timeout\"}");
 		}
 		finally {
 			slow.forEach(RawHttp::close);
@@ -132,7 +136,7 @@ class HostileRequestsIT extends IntegrationTest {
 	}
 
 	@Test
-	void urlsAndHeadersTomcatRefusesGetTheServersErrorBodies() {
+	void urlsAndHeadersTomcatRefusesGetTheServersErrorBodies() throws Exception {
 		for (String target : List.of("/api/users%00", "/api/users%FF", "/api/a%5Cb", "/graphql%00", "/x%5Cy")) {
 			try (RawHttp http = new RawHttp(this.port)) {
 				RawHttp.Answer answer = http.send(RawHttp.request("GET", target)).read();
@@ -151,6 +155,8 @@ class HostileRequestsIT extends IntegrationTest {
 				assertThat(answer.code()).as(target).isEqualTo("INVALID_ARGUMENT");
 			}
 		}
+		assertThat(get(this.managementPort, "/actuator/prometheus").body())
+			.contains("dynamorelay_http_refusals_total{reason=\"unreadable\"}");
 	}
 
 	@Test
