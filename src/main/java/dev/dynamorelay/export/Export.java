@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,9 @@ final class Export {
 
 	private final PositionFile position;
 
+	/** The SHA-256 of the output's bytes that {@link #position} covers (under {@link #lock}). */
+	private final MessageDigest written;
+
 	private final ReadStats stats = new ReadStats();
 
 	private final Object lock = new Object();
@@ -98,7 +102,7 @@ final class Export {
 
 	Export(Paginator paginator, CursorCodec cursors, NodeJson json, boolean typename,
 			ConnectionDefinition<Item> definition, ConnectionQuery query, ExportOptions options, Duration timeout,
-			PrintStream err, PositionFile position) {
+			PrintStream err, PositionFile position, MessageDigest written) {
 		this.paginator = paginator;
 		this.cursors = cursors;
 		this.json = json;
@@ -109,6 +113,7 @@ final class Export {
 		this.timeout = timeout;
 		this.err = err;
 		this.position = position;
+		this.written = written;
 		this.baseCapacity = position.capacity;
 	}
 
@@ -132,13 +137,8 @@ final class Export {
 		}
 		Path out = this.options.out();
 		if (this.options.resume()) {
+			// The position's seal and the output's first outputBytes bytes were checked (PositionFile.checkOutput).
 			this.output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
-			long size = this.output.size();
-			if (size < this.position.outputBytes) {
-				throw ExportException.failed(("%s holds %d bytes, but its position file covers %d: the output was cut "
-						+ "or replaced since. Start the export again with --force.").formatted(out, size,
-								this.position.outputBytes), null);
-			}
 			// Lines appended after the last stored position are read again.
 			this.output.truncate(this.position.outputBytes);
 			this.output.position(this.position.outputBytes);
@@ -258,13 +258,16 @@ final class Export {
 				if (this.failure.get() != null) {
 					return;
 				}
-				ByteBuffer bytes = ByteBuffer.wrap(lines.toByteArray());
+				byte[] page = lines.toByteArray();
+				ByteBuffer bytes = ByteBuffer.wrap(page);
 				while (bytes.hasRemaining()) {
 					this.output.write(bytes);
 				}
 				this.output.force(false);
 				this.position.cursors.put(lane.segment(), cursor);
-				this.position.outputBytes += lines.size();
+				this.position.outputBytes += page.length;
+				this.written.update(page);
+				this.position.outputSha256 = PositionFile.hex(this.written);
 				this.position.items += batch.nodes().size();
 				this.position.pages++;
 				this.position.scanned += batch.scanned();

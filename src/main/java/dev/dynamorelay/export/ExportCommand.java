@@ -8,6 +8,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -118,26 +119,14 @@ public final class ExportCommand {
 	}
 
 	private static void export(ExportOptions options, PrintStream err) {
-		PositionFile position;
-		if (options.resume()) {
-			position = PositionFile.read(options.positionFile());
-			if (!position.sameExport(options)) {
-				throw ExportException.usage(("%s is the position of another export (%s). Resume with the same "
-						+ "connection, arguments and segments, or start again with --force.")
-					.formatted(options.positionFile(), position.describe()));
-			}
-			if (position.complete) {
-				err.println("export: %s is complete already (%,d items in %s); nothing to resume."
-					.formatted(position.describe(), position.items, options.out()));
-				return;
-			}
+		if (options.resume() && !Files.exists(options.positionFile())) {
+			throw ExportException.usage(("There is no position file %s to resume from: start the export without "
+					+ "--resume.").formatted(options.positionFile()));
 		}
-		else {
-			if (!options.force() && (Files.exists(options.out()) || Files.exists(options.positionFile()))) {
-				throw ExportException.usage(("%s or its position file exists already: pass --resume to continue that "
-						+ "export, or --force to start it again.").formatted(options.out()));
-			}
-			position = PositionFile.start(options);
+		if (!options.resume() && !options.force()
+				&& (Files.exists(options.out()) || Files.exists(options.positionFile()))) {
+			throw ExportException.usage(("%s or its position file exists already: pass --resume to continue that "
+					+ "export, or --force to start it again.").formatted(options.out()));
 		}
 		try (ConfigurableApplicationContext context = start(options.springArguments())) {
 			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
@@ -151,7 +140,30 @@ public final class ExportCommand {
 				throw ExportException.usage(("Set dynamo-relay.cursor.secret (DYNAMO_RELAY_CURSOR_SECRET): an export "
 						+ "stores its position as signed cursors, and a resume needs the same secret."));
 			}
-			CursorCodec cursors = new CursorCodec(secret, context.getBean(CursorProperties.class).previousSecrets());
+			List<String> previousSecrets = context.getBean(CursorProperties.class).previousSecrets();
+			CursorCodec cursors = new CursorCodec(secret, previousSecrets);
+			PositionSeal seal = new PositionSeal(secret, previousSecrets);
+			PositionFile position;
+			MessageDigest written;
+			if (options.resume()) {
+				// The seal is checked first: nothing of a position file is believed before it holds.
+				position = PositionFile.read(options.positionFile(), seal);
+				if (!position.sameExport(options)) {
+					throw ExportException.usage(("%s is the position of another export (%s). Resume with the same "
+							+ "connection, arguments and segments, or start again with --force.")
+						.formatted(options.positionFile(), position.describe()));
+				}
+				written = position.checkOutput(options.out());
+				if (position.complete) {
+					err.println("export: %s is complete already (%,d items in %s); nothing to resume."
+						.formatted(position.describe(), position.items, options.out()));
+					return;
+				}
+			}
+			else {
+				position = PositionFile.start(options, seal);
+				written = PositionFile.sha256();
+			}
 			String prefix = context.getBean(TablesProperties.class).prefix();
 			SchemaFiles files;
 			Declarations declarations;
@@ -209,7 +221,7 @@ public final class ExportCommand {
 			}
 			try {
 				new Export(paginator, cursors, json, json.abstractNodes(target.connection), definition,
-						query.orElseGet(() -> fallback(definition)), options, dynamo.timeout(), err, position)
+						query.orElseGet(() -> fallback(definition)), options, dynamo.timeout(), err, position, written)
 					.run(expected, note);
 			}
 			catch (IOException ex) {

@@ -48,6 +48,17 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 		return (int) Math.max(1, Math.min(4L * cores, fits));
 	}
 
+	/**
+	 * The most segments of a parallel Scan, and the most read at once. A process reads at most
+	 * {@code --concurrency} segments at once, each with one DynamoDB call in flight, so segments beyond
+	 * that add no parallelism; yet each costs at least one Scan call and one position write even when it
+	 * is empty, and its entry in the position file, which is rewritten after every page. A million
+	 * segments of 30,000 items are almost all empty: the export made a call and rewrote a growing file
+	 * for each, and read 566 items in 40 s. To share an export among machines, each runs a
+	 * {@code --segment-range} of the same {@code --segments}.
+	 */
+	static final int MAX_SEGMENTS = 1024;
+
 	static final String USAGE = "Usage: java -jar dynamo-relay.jar export <Type.field> [--arg name=value ...] --out FILE "
 			+ "[--resume | --force] [--segments N [--segment-range A-B]] [--page-size N] [--concurrency N] "
 			+ "[--pause MILLIS] [--dynamo-relay.property=value ...]";
@@ -112,10 +123,10 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 								.add(value.substring(at + 1));
 						}
 						case "out" -> out = Path.of(value);
-						case "segments" -> segments = number(name, value, 1, 1_000_000);
+						case "segments" -> segments = segments(value);
 						case "segment-range" -> range = value;
 						case "page-size" -> pageSize = number(name, value, 1, Integer.MAX_VALUE);
-						case "concurrency" -> concurrency = number(name, value, 1, 1024);
+						case "concurrency" -> concurrency = number(name, value, 1, MAX_SEGMENTS);
 						case "pause" -> pause = number(name, value, 0, Integer.MAX_VALUE);
 						default -> throw usage("`--%s` is not an option of export.", name);
 					}
@@ -156,6 +167,18 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 	/** The position file: beside the output, named after it. */
 	Path positionFile() {
 		return this.out.resolveSibling(this.out.getFileName() + ".position");
+	}
+
+	/** The {@code --segments}, with why there are no more than {@link #MAX_SEGMENTS}. */
+	private static int segments(String value) {
+		int segments = number("segments", value, 1, Integer.MAX_VALUE);
+		if (segments > MAX_SEGMENTS) {
+			throw usage(("`--segments %s`: give at most %,d segments. One export reads at most %,d segments at once "
+					+ "(--concurrency's most), one DynamoDB call each, and more segments add no speed but cost a call and a "
+					+ "position write each, even when empty. To share a table among machines, give each a "
+					+ "--segment-range of the same --segments."), value, MAX_SEGMENTS, MAX_SEGMENTS);
+		}
+		return segments;
 	}
 
 	private static int number(String option, String value, int min, int max) {

@@ -3,8 +3,12 @@ package dev.dynamorelay.export;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** How many segments an export reads at once by default: 4 per core, no more than its heap holds pages of. */
+/**
+ * How many segments an export reads at once by default (4 per core, no more than its heap holds pages
+ * of), and how many segments it takes at most.
+ */
 class ExportOptionsTest {
 
 	private static final long MB = 1L << 20;
@@ -23,6 +27,21 @@ class ExportOptionsTest {
 		assertThat(ExportOptions.parse("Query.users", "--out", "u.jsonl").pageSize()).isNull();
 		assertThat(ExportOptions.parse("Query.users", "--out", "u.jsonl", "--page-size", "500").pageSize()).isEqualTo(500);
 		assertThat(ExportOptions.parse("Query.users", "--out", "u.jsonl", "--concurrency", "3").concurrency()).isEqualTo(3);
+	}
+
+	@Test
+	void segmentsAreAtMostTheSegmentsReadAtOnce() {
+		assertThat(ExportOptions.parse("Query.users", "--out", "u.jsonl", "--segments", "1024").segments()).isEqualTo(1024);
+		ExportException refused = catchThrowableOfType(ExportException.class,
+				() -> ExportOptions.parse("Query.users", "--out", "u.jsonl", "--segments", "1000000"));
+		assertThat(refused).isNotNull();
+		assertThat(refused.exitCode()).isEqualTo(ExportException.USAGE);
+		assertThat(refused.getMessage()).startsWith("`--segments 1000000`: give at most 1,024 segments.")
+			.contains("--concurrency", "--segment-range");
+		assertThat(catchThrowableOfType(ExportException.class,
+				() -> ExportOptions.parse("Query.users", "--out", "u.jsonl", "--concurrency", "1025")))
+			.as("no more segments read at once than there may be")
+			.isNotNull();
 	}
 
 }

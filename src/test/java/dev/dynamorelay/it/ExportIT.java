@@ -5,17 +5,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.declaration.NodeIds;
 
@@ -24,10 +28,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The export command as a real separate process (the packaged jar) over the test server's embedded
  * DynamoDB Local: whole exports equal direct reads, an export killed with SIGKILL and resumed holds
- * every item exactly once (a Query, and a parallel Scan), segment ranges split a Scan, and bad usage is
- * refused with its exit code and one clear message.
+ * every item exactly once (a Query, and a parallel Scan), segment ranges split a Scan, bad usage is
+ * refused with its exit code and one clear message, and so is a resume from a position file or an output
+ * that was changed since the export wrote it.
  */
 class ExportIT extends IntegrationTest {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@TempDir
 	Path folder;
@@ -167,6 +174,8 @@ class ExportIT extends IntegrationTest {
 		assertUsage(2, "needs `--arg year=...`", "Query.movies", "--out", file);
 		assertUsage(2, "`first`, `after`, `last` and `before` are not taken", "Query.movies", "--arg", "year=1999",
 				"--arg", "first=5", "--out", file);
+		assertUsage(2, "`--segments 1000000`: give at most 1,024 segments", "Query.users", "--segments", "1000000",
+				"--out", file);
 		assertUsage(2, "is a DynamoDB Query, not a Scan", "Query.movies", "--arg", "year=1999", "--segments", "4",
 				"--out", file);
 		assertUsage(1, "There is no User with userId=nobody-here", "User.purchases", "--arg", "userId=nobody-here",
@@ -182,10 +191,120 @@ class ExportIT extends IntegrationTest {
 		String stored = Files.readString(position);
 		Files.writeString(position, stored.replace("\"complete\" : true", "\"complete\" : false")
 			.replaceFirst("\"0\" : \"done\"", "\"0\" : \"AAAAtampered\""));
-		assertUsage(2, "was not stored by this export", "Query.users", "--segments", "2", "--resume", "--out", file);
+		assertUsage(2, "was changed since the export wrote it", "Query.users", "--segments", "2", "--resume", "--out",
+				file);
 		ExportProcess.Result forced = this.export.run(this.folder, "Query.users", "--segments", "2", "--force", "--out",
 				file);
 		assertThat(forced.exitCode()).as(forced.stderr()).isZero();
+	}
+
+	/**
+	 * Every edit of a stopped export's position file, and every change of its output, makes {@code --resume}
+	 * refuse with exit code 2 and what to do, and leaves both files as they were: none of them can make a
+	 * resume drop, repeat or cut lines, or call the export complete. The untouched files then resume to
+	 * every item once.
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void aResumeRefusesEveryEditOfThePositionOrTheOutput() throws Exception {
+		List<Map<String, AttributeValue>> users = new ArrayList<>();
+		String prefix = Fixtures.unique("export-edit");
+		for (int i = 0; i < 600; i++) {
+			users.add(Map.of("userId", AttributeValue.fromS(prefix + "-" + i), "name", AttributeValue.fromS("u" + i)));
+		}
+		this.fixtures.put(this.tables.users(), users);
+		Path out = this.folder.resolve("edited.jsonl");
+		Path positionFile = out.resolveSibling("edited.jsonl.position");
+		String[] args = { "Query.users", "--segments", "4", "--page-size", "10", "--pause", "100", "--out",
+				out.toString(), "--resume" };
+		killAfterPages(out, 8, Arrays.copyOf(args, args.length - 1));
+		byte[] output = Files.readAllBytes(out);
+		String stored = Files.readString(positionFile);
+		Map<String, Object> position = ExportProcess.position(out);
+		long outputBytes = ((Number) position.get("outputBytes")).longValue();
+		String running = ((Map<?, ?>) position.get("cursors")).entrySet()
+			.stream()
+			.filter((entry) -> !"done".equals(entry.getValue()))
+			.map((entry) -> (String) entry.getKey())
+			.findFirst()
+			.orElseThrow();
+		String changed = "was changed since the export wrote it";
+		// Every edit is tried, and the failures reported together.
+		SoftAssertions softly = new SoftAssertions();
+		Map<String, PositionEdit> edits = new LinkedHashMap<>();
+		edits.put("outputBytes", (json) -> json.put("outputBytes", outputBytes - 5));
+		edits.put("a segment marked done", (json) -> cursors(json).put(running, "done"));
+		edits.put("a segment's entry deleted", (json) -> cursors(json).remove(running));
+		edits.put("complete", (json) -> json.put("complete", true));
+		edits.put("a number as text", (json) -> json.put("outputBytes", Long.toString(outputBytes)));
+		edits.put("the connection left out", (json) -> json.remove("connection"));
+		for (Map.Entry<String, PositionEdit> edit : edits.entrySet()) {
+			Map<String, Object> json = JSON.readValue(stored, Map.class);
+			edit.getValue().apply(json);
+			assertRefused(softly, edit.getKey(), out, output, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json), changed,
+					args);
+		}
+		Map<String, Object> unsealed = JSON.readValue(stored, Map.class);
+		unsealed.remove("mac");
+		unsealed.remove("outputSha256");
+		assertRefused(softly, "a position of the previous version", out, output,
+				JSON.writerWithDefaultPrettyPrinter().writeValueAsString(unsealed), "has no seal", args);
+		assertRefused(softly, "not JSON", out, output, "{\"connection\": ", "is not an export's position file: it is not JSON",
+				args);
+		assertRefused(softly, "not an object", out, output, "[1, 2]", "is not an export's position file: it is not a JSON object",
+				args);
+		byte[] cut = java.util.Arrays.copyOf(output, (int) outputBytes / 2);
+		assertRefused(softly, "the output cut", out, cut, stored, "the output was cut or replaced since", args);
+		byte[] edited = output.clone();
+		edited[(int) outputBytes / 2] ^= 1;
+		assertRefused(softly, "the output changed", out, edited, stored, "the output was changed since", args);
+		softly.assertAll();
+
+		Files.write(out, output);
+		Files.writeString(positionFile, stored);
+		ExportProcess.Result resumed = this.export.run(this.folder, args);
+		assertThat(resumed.exitCode()).as(resumed.stderr()).isZero();
+		List<String> exported = ExportProcess.ids(ExportProcess.lines(out));
+		assertThat(new HashSet<>(exported)).as("no item twice").hasSize(exported.size());
+		assertThat(exported).containsExactlyInAnyOrderElementsOf(ids("User", scan(this.tables.users())));
+		byte[] done = Files.readAllBytes(out);
+		done[0] ^= 1;
+		Files.write(out, done);
+		assertUsage(2, "the output was changed since", args);
+	}
+
+	/**
+	 * Puts {@code output} and {@code position} in place, resumes, and checks that the resume is refused
+	 * with exit code 2 and {@code message}, and leaves both as they were.
+	 */
+	private void assertRefused(SoftAssertions softly, String edit, Path out, byte[] output, String position,
+			String message, String... args) throws Exception {
+		Path positionFile = out.resolveSibling(out.getFileName() + ".position");
+		Files.write(out, output);
+		Files.writeString(positionFile, position);
+		ExportProcess.Result result = this.export.run(this.folder, args);
+		softly.assertThat(result.exitCode()).as(edit + ": " + result.stderr()).isEqualTo(2);
+		softly.assertThat(result.stderr())
+			.as(edit)
+			.contains(message)
+			.contains("Start the export again with --force")
+			.doesNotContain("\tat ")
+			.doesNotContain("Exception");
+		softly.assertThat(result.stderr().strip().lines()).as(edit + ": one line").hasSize(1);
+		softly.assertThat(Arrays.equals(Files.readAllBytes(out), output)).as(edit + ": the output as it was").isTrue();
+		softly.assertThat(Files.readString(positionFile)).as(edit + ": the position as it was").isEqualTo(position);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> cursors(Map<String, Object> position) {
+		return (Map<String, Object>) position.get("cursors");
+	}
+
+	@FunctionalInterface
+	private interface PositionEdit {
+
+		void apply(Map<String, Object> position);
+
 	}
 
 	private void assertUsage(int exitCode, String message, String... args) throws Exception {
