@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import dev.dynamorelay.dynamodb.DynamoDbHealthIndicator;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+import dev.dynamorelay.dynamodb.StartupCalls;
 import dev.dynamorelay.dynamodb.TableSetup;
 import dev.dynamorelay.dynamodb.TablesProperties;
 
@@ -54,8 +55,8 @@ public class DeclarationConfiguration {
 	/** The declared tables, created where missing (if allowed) and checked; other start-up work waits for it. */
 	@Bean
 	DeclaredTables declaredTables(DynamoDbAsyncClient dynamoDb, Declarations declarations, TablesProperties tables,
-			DynamoDbProperties dynamo, ObjectProvider<EmbeddedDynamoDb> embedded) throws Exception {
-		TableSetup setup = new TableSetup(dynamoDb, declarations);
+			DynamoDbProperties dynamo, ObjectProvider<EmbeddedDynamoDb> embedded, StartupCalls startup) throws Exception {
+		TableSetup setup = new TableSetup(dynamoDb, declarations, startup);
 		if (tables.create()) {
 			setup.createMissing();
 		}

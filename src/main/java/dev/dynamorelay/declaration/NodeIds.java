@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.pagination.KeyAttribute;
@@ -23,8 +24,9 @@ import dev.dynamorelay.pagination.KeyAttribute;
  * without padding.
  *
  * <p>Ids are references, not positions: they are not signed (anyone may name any item), but they are
- * parsed strictly (one spelling per id, key values of the table's key types), so a malformed id is
- * refused as {@code INVALID_ARGUMENT} and never reaches DynamoDB.
+ * parsed strictly (one spelling per id, key values of the table's key types that DynamoDB can hold:
+ * numbers in its range, strings and bytes within its key sizes), so a malformed or forged id is refused
+ * as {@code INVALID_ARGUMENT} and never reaches DynamoDB.
  */
 public final class NodeIds {
 
@@ -63,11 +65,14 @@ public final class NodeIds {
 		ByteBuffer in = ByteBuffer.wrap(base64(id));
 		Entity entity = types.apply(text(read(in, id), id)).orElseThrow(() -> malformed(id));
 		Map<String, AttributeValue> key = new LinkedHashMap<>();
+		int maxBytes = KeyValue.MAX_PARTITION_KEY_BYTES;
 		for (KeyAttribute attribute : entity.table().primaryKey()) {
 			byte[] bytes = read(in, id);
-			if (bytes.length == 0) {
+			// A key DynamoDB cannot hold names no item: it would only come back as a ValidationException.
+			if (bytes.length == 0 || (attribute.type() != ScalarAttributeType.N && bytes.length > maxBytes)) {
 				throw malformed(id);
 			}
+			maxBytes = KeyValue.MAX_SORT_KEY_BYTES;
 			key.put(attribute.name(), switch (attribute.type()) {
 				case S -> AttributeValue.fromS(text(bytes, id));
 				case N -> AttributeValue.fromN(number(new String(bytes, StandardCharsets.US_ASCII), id));
@@ -84,6 +89,10 @@ public final class NodeIds {
 	private static String number(String text, String id) {
 		try {
 			BigDecimal number = new BigDecimal(text);
+			// Checked first: DynamoDB refuses such a key, and a plain form of 1E+999999999 would not fit in memory.
+			if (!DynamoDbNumbers.stores(number)) {
+				throw malformed(id);
+			}
 			String plain = number.stripTrailingZeros().toPlainString();
 			// One spelling per id: "+5", "05" or "5.0" is not how DynamoDB returns a number.
 			if (!plain.equals(text) && !(number.signum() == 0 && text.equals("0"))) {

@@ -37,11 +37,6 @@ import dev.dynamorelay.error.InvalidArgumentException;
  */
 public sealed interface ValueType {
 
-	/** DynamoDB numbers: magnitudes from 1E-130 up to below 1E126. */
-	BigDecimal LARGEST = new BigDecimal("1E126");
-
-	BigDecimal SMALLEST = new BigDecimal("1E-130");
-
 	/** The field's value of a stored attribute; {@code null} when absent or of another type. */
 	Object read(AttributeValue value);
 
@@ -190,15 +185,9 @@ public sealed interface ValueType {
 
 		/** The plain shortest form DynamoDB stores ({@code 0.1}, {@code 100}), checked against its range. */
 		static String plain(String argument, BigDecimal number) {
-			BigDecimal magnitude = number.abs();
-			if (magnitude.signum() != 0 && (magnitude.compareTo(LARGEST) >= 0 || magnitude.compareTo(SMALLEST) < 0)) {
-				throw new InvalidArgumentException(
-						"`%s` is outside DynamoDB's number range (1E-130 to 9.9E125).".formatted(argument));
-			}
-			if (number.precision() > 38) {
-				throw new InvalidArgumentException(
-						"`%s` has more than the 38 significant digits DynamoDB stores.".formatted(argument));
-			}
+			DynamoDbNumbers.refusal(number).ifPresent((reason) -> {
+				throw new InvalidArgumentException("`%s` %s.".formatted(argument, reason));
+			});
 			BigDecimal stripped = number.stripTrailingZeros();
 			return (stripped.signum() == 0) ? "0" : stripped.toPlainString();
 		}

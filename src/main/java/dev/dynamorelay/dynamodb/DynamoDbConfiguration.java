@@ -130,6 +130,14 @@ public class DynamoDbConfiguration {
 		return builder.build();
 	}
 
+	/** The start's own calls (tables, sample data), with their own patience rather than a request's timeout. */
+	@Bean
+	StartupCalls startupCalls(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded) {
+		String endpoint = properties.aws() ? "AWS"
+				: properties.url().orElseGet(() -> embedded.getObject().endpoint()).toString();
+		return new StartupCalls(endpoint, properties.startup());
+	}
+
 	@Bean
 	ItemLoader itemLoader(DynamoDbAsyncClient dynamoDb, DynamoDbProperties properties) {
 		return new ItemLoader(dynamoDb, properties.timeout());

@@ -23,11 +23,32 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxConcurrency the client's connection pool: the most DynamoDB calls in flight at once, for all
  * requests together; more than one request's share, so that no request can take it all
  * @param fairShare how all requests' calls share DynamoDB (see {@link FairShareProperties})
+ * @param startup how long the start's own calls may take (see {@link StartupProperties})
  */
 @ConfigurationProperties("dynamo-relay.dynamodb")
 public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout,
 		@DefaultValue("8") int maxConcurrencyPerRequest, @DefaultValue("256") int maxConcurrency,
-		@DefaultValue FairShareProperties fairShare) {
+		@DefaultValue FairShareProperties fairShare, @DefaultValue StartupProperties startup) {
+
+	/**
+	 * The patience of the start's own DynamoDB calls (creating and checking the declared tables, loading
+	 * the sample data), which no client waits for: see {@link StartupCalls}.
+	 *
+	 * @param timeout how long the start may spend on DynamoDB, from its first call, retries and waiting for
+	 * tables and indexes to become active included; past it the start fails and says so
+	 * @param callTimeout how long one start-up call may take before it is made again
+	 */
+	public record StartupProperties(@DefaultValue("5m") Duration timeout, @DefaultValue("30s") Duration callTimeout) {
+
+		public StartupProperties {
+			if (timeout == null || timeout.isNegative() || timeout.isZero() || callTimeout == null
+					|| callTimeout.isNegative() || callTimeout.isZero()) {
+				throw new IllegalStateException("dynamo-relay.dynamodb.startup.timeout and .call-timeout must be positive, "
+						+ "got " + timeout + " and " + callTimeout);
+			}
+		}
+
+	}
 
 	/**
 	 * How all requests' calls share DynamoDB: at most {@code maxInFlight} in flight at once, the next place

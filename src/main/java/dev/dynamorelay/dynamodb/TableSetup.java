@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -47,20 +49,25 @@ import dev.dynamorelay.pagination.KeyAttribute;
  * <p>Tables are created on demand (PAY_PER_REQUEST) with indexes that project all attributes.
  * Creation racing with another instance is fine: whoever loses waits for the table to become active.
  * Every mismatch is reported at once, each at its declaration, and the server does not start.
+ *
+ * <p>Its calls are the start's own ({@link StartupCalls}): each may take the start-up call timeout and is
+ * made again while DynamoDB does not answer, and all of them, waiting for tables and indexes to become
+ * active included, end within the start-up bound.
  */
 public final class TableSetup {
 
 	private static final Logger logger = LoggerFactory.getLogger(TableSetup.class);
 
-	private static final Duration WAIT = Duration.ofMinutes(5);
-
 	private final DynamoDbAsyncClient dynamoDb;
 
 	private final Declarations declarations;
 
-	public TableSetup(DynamoDbAsyncClient dynamoDb, Declarations declarations) {
+	private final StartupCalls calls;
+
+	public TableSetup(DynamoDbAsyncClient dynamoDb, Declarations declarations, StartupCalls calls) {
 		this.dynamoDb = dynamoDb;
 		this.declarations = declarations;
+		this.calls = calls;
 	}
 
 	/** Creates what is missing and waits until every declared table and index is active. */
@@ -70,7 +77,7 @@ public final class TableSetup {
 		for (Table table : this.declarations.tables().values()) {
 			tables.add(existing.contains(table.physicalName()) ? addMissingIndexes(table) : create(table));
 		}
-		CompletableFuture.allOf(tables.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		await(CompletableFuture.allOf(tables.toArray(CompletableFuture[]::new)));
 	}
 
 	/**
@@ -90,7 +97,7 @@ public final class TableSetup {
 					.formatted(table.physicalName(), endpoint)));
 				continue;
 			}
-			TableDescription described = describe(table.physicalName()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+			TableDescription described = await(describe(table.physicalName()));
 			compare(table, described, problems);
 			projections(table, described, partial, problems);
 		}
@@ -228,11 +235,31 @@ public final class TableSetup {
 
 	private Set<String> listTables() throws Exception {
 		Set<String> names = ConcurrentHashMap.newKeySet();
-		this.dynamoDb.listTablesPaginator(ListTablesRequest.builder().build())
-			.tableNames()
-			.subscribe(names::add)
-			.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		await(this.calls.call("ListTables", (override) -> {
+			names.clear();
+			return this.dynamoDb.listTablesPaginator(ListTablesRequest.builder().overrideConfiguration(override).build())
+				.tableNames()
+				.subscribe(names::add);
+		}));
 		return names;
+	}
+
+	/**
+	 * The result of a start-up call, whose own bound ends it: a failure as the call failed (a
+	 * {@link StartupCalls.StartupException} when DynamoDB did not answer in time).
+	 */
+	private <T> T await(CompletableFuture<T> future) throws Exception {
+		try {
+			// A safety net: the calls end within the start-up bound, each within its call timeout.
+			return future.get(this.calls.left().plus(Duration.ofMinutes(1)).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = DynamoDbFailures.unwrap(ex);
+			if (cause instanceof Exception exception) {
+				throw exception;
+			}
+			throw ex;
+		}
 	}
 
 	private CompletableFuture<Void> create(Table table) {
@@ -259,8 +286,9 @@ public final class TableSetup {
 					.build());
 			}
 		}
-		return this.dynamoDb.createTable((create) -> {
+		return this.calls.call("CreateTable " + table.physicalName(), (override) -> this.dynamoDb.createTable((create) -> {
 			create.tableName(table.physicalName())
+				.overrideConfiguration(override)
 				.attributeDefinitions(attributes.values())
 				.keySchema(keySchema(table.partitionKey(), table.sortKey()))
 				.billingMode(BillingMode.PAY_PER_REQUEST);
@@ -270,7 +298,7 @@ public final class TableSetup {
 			if (!locals.isEmpty()) {
 				create.localSecondaryIndexes(locals);
 			}
-		}).handle((created, failure) -> {
+		})).handle((created, failure) -> {
 			if (failure != null && !(DynamoDbFailures.unwrap(failure) instanceof ResourceInUseException)) {
 				Throwable cause = DynamoDbFailures.unwrap(failure);
 				throw new IllegalStateException("Creating table " + table.physicalName() + " failed: " + cause.getMessage(),
@@ -297,14 +325,22 @@ public final class TableSetup {
 				List<AttributeDefinition> attributes = new ArrayList<>();
 				attributes.add(attribute(index.partitionKey()));
 				index.sortKey().ifPresent((sort) -> attributes.add(attribute(sort)));
-				return this.dynamoDb
+				return this.calls.call("UpdateTable " + table.physicalName(), (override) -> this.dynamoDb
 					.updateTable((update) -> update.tableName(table.physicalName())
+						.overrideConfiguration(override)
 						.attributeDefinitions(attributes)
 						.globalSecondaryIndexUpdates((gsi) -> gsi.create(CreateGlobalSecondaryIndexAction.builder()
 							.indexName(index.name())
 							.keySchema(keySchema(index.partitionKey(), index.sortKey()))
 							.projection(all())
-							.build())))
+							.build()))))
+					// An update made again after a timeout may find its own index begun: then wait for it too.
+					.exceptionallyCompose((failure) -> describe(table.physicalName()).thenApply((again) -> {
+						if (again.globalSecondaryIndexes().stream().noneMatch((gsi) -> gsi.indexName().equals(index.name()))) {
+							throw new CompletionException(DynamoDbFailures.unwrap(failure));
+						}
+						return null;
+					}))
 					.thenCompose((updated) -> waitUntilActive(table.physicalName()));
 			});
 		}
@@ -315,25 +351,27 @@ public final class TableSetup {
 	private CompletableFuture<Void> waitUntilActive(String table) {
 		return poll(() -> describe(table).thenApply((description) -> description.tableStatus() == TableStatus.ACTIVE
 				&& description.globalSecondaryIndexes().stream().allMatch((gsi) -> gsi.indexStatus() == IndexStatus.ACTIVE)),
-				System.nanoTime() + WAIT.toNanos(), "table " + table);
+				"table " + table);
 	}
 
-	private CompletableFuture<Void> poll(Supplier<CompletableFuture<Boolean>> ready, long deadline, String what) {
+	private CompletableFuture<Void> poll(Supplier<CompletableFuture<Boolean>> ready, String what) {
 		return ready.get().thenCompose((done) -> {
 			if (done) {
 				return CompletableFuture.completedFuture(null);
 			}
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException(what + " did not become active within " + WAIT);
+			if (this.calls.left().isNegative()) {
+				throw this.calls.notActive(what);
 			}
 			return CompletableFuture
 				.supplyAsync(() -> null, CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS))
-				.thenCompose((ignored) -> poll(ready, deadline, what));
+				.thenCompose((ignored) -> poll(ready, what));
 		});
 	}
 
 	private CompletableFuture<TableDescription> describe(String table) {
-		return this.dynamoDb.describeTable((describe) -> describe.tableName(table))
+		return this.calls
+			.call("DescribeTable " + table,
+					(override) -> this.dynamoDb.describeTable((describe) -> describe.tableName(table).overrideConfiguration(override)))
 			.thenApply((response) -> response.table());
 	}
 

@@ -37,6 +37,7 @@ import dev.dynamorelay.declaration.SchemaFiles;
 import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.StartupCalls;
 import dev.dynamorelay.dynamodb.TableSetup;
 import dev.dynamorelay.dynamodb.TablesProperties;
 import dev.dynamorelay.graphql.CursorProperties;
@@ -187,7 +188,7 @@ public final class ExportCommand {
 			String endpoint = dynamo.url().map(Object::toString).orElse("AWS");
 			java.util.Map<String, java.util.Set<String>> partial;
 			try {
-				partial = new TableSetup(dynamoDb, declarations).check(endpoint);
+				partial = new TableSetup(dynamoDb, declarations, context.getBean(StartupCalls.class)).check(endpoint);
 			}
 			catch (Exception ex) {
 				throw ExportException.failed("the declared tables at %s cannot be read: %s".formatted(endpoint,

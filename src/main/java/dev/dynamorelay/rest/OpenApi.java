@@ -86,8 +86,9 @@ final class OpenApi {
 		parameters.add(Map.of("name", "limit", "in", "query", "description", "Items in the page at most.",
 				"schema", Map.of("type", "integer", "minimum", 1, "maximum", maxSize, "default", defaultSize)));
 		parameters.add(Map.of("name", "nextToken", "in", "query", "description",
-				"Where the page starts: the `nextToken` of the page before (or a GraphQL `endCursor` of the same connection).",
-				"schema", Map.of("type", "string")));
+				"Where the page starts: the `nextToken` of the page before (or a GraphQL `endCursor` of the same connection). "
+						+ "Leave it out for the first page: an empty one is refused as INVALID_CURSOR.",
+				"schema", Map.of("type", "string", "minLength", 1)));
 		operation.put("parameters", parameters);
 		Map<String, Object> page = new LinkedHashMap<>();
 		page.put("type", "object");

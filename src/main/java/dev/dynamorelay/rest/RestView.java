@@ -37,6 +37,7 @@ import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.error.Problems;
 import dev.dynamorelay.metrics.AnsweredErrors;
 import dev.dynamorelay.graphql.ArgumentText;
@@ -308,7 +309,12 @@ final class RestView {
 			variables.put("first", this.defaultSize);
 		}
 		String nextToken = single(parameters, "nextToken");
-		if (nextToken != null && !nextToken.isEmpty()) {
+		if (nextToken != null && nextToken.isEmpty()) {
+			// No page issues an empty token; GraphQL's `after: ""` is refused alike, rather than read from the start.
+			throw new InvalidCursorException("`nextToken` is empty, and no page issues an empty token: leave it out "
+					+ "for the first page, or pass the `nextToken` of the page before.");
+		}
+		if (nextToken != null) {
 			variables.put("after", nextToken);
 		}
 		for (Parameter parameter : route.queryParameters()) {

@@ -11,6 +11,7 @@ import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.StartupCalls;
 
 /**
  * The sample's own code beside its declarations ({@code schema/sample/}): its mutations and its data.
@@ -25,11 +26,11 @@ class SampleConfiguration {
 	/** Loads the sample data into empty sample tables once the declared tables are ready. */
 	@Bean
 	InitializingBean sampleData(DynamoDbAsyncClient dynamoDb, DeclaredTables tables, DynamoDbProperties dynamo,
-			SampleDataProperties sampleData) {
+			SampleDataProperties sampleData, StartupCalls startup) {
 		return () -> {
 			if (sampleData.enabled(dynamo.embedded())) {
 				Declarations declarations = tables.declarations();
-				SampleData.loadIntoEmptyTables(dynamoDb, declarations.entity("User").table().physicalName(),
+				SampleData.loadIntoEmptyTables(dynamoDb, startup, declarations.entity("User").table().physicalName(),
 						declarations.entity("Purchase").table().physicalName(),
 						declarations.entity("Movie").table().physicalName());
 			}

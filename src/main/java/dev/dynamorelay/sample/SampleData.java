@@ -1,13 +1,20 @@
 package dev.dynamorelay.sample;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.dynamodb.StartupCalls;
 
 /**
  * The deterministic sample data loaded into empty tables: 50 users, 5,000 purchases over 10
@@ -57,15 +67,58 @@ public final class SampleData {
 
 	private static final int LANES = 4;
 
+	/** How often a load that lasts says how far it is. */
+	private static final Duration PROGRESS = Duration.ofSeconds(10);
+
 	private SampleData() {
 	}
 
-	/** Loads every table that is empty; leaves tables with any item alone. */
-	public static void loadIntoEmptyTables(DynamoDbAsyncClient dynamoDb, String users, String purchases,
-			String movies) throws Exception {
-		CompletableFuture.allOf(loadIfEmpty(dynamoDb, users, users()), loadIfEmpty(dynamoDb, purchases, purchases()),
-				loadIfEmpty(dynamoDb, movies, movies()))
-			.get(5, TimeUnit.MINUTES);
+	/**
+	 * Loads every table that is empty; leaves tables with any item alone. The calls are the start's own
+	 * ({@link StartupCalls}): one that DynamoDB does not answer is made again (a put of whole items, so
+	 * repeating it changes nothing) until the start-up bound. One line says when loading starts, one more
+	 * every {@link #PROGRESS} while it lasts, and one when it is done.
+	 * @throws StartupCalls.StartupException when DynamoDB did not take the items within the start-up bound
+	 */
+	public static void loadIntoEmptyTables(DynamoDbAsyncClient dynamoDb, StartupCalls calls, String users,
+			String purchases, String movies) throws Exception {
+		Map<String, List<Map<String, AttributeValue>>> tables = new LinkedHashMap<>();
+		tables.put(users, users());
+		tables.put(purchases, purchases());
+		tables.put(movies, movies());
+		Map<String, List<Map<String, AttributeValue>>> empty = new LinkedHashMap<>();
+		for (Map.Entry<String, List<Map<String, AttributeValue>>> table : tables.entrySet()) {
+			if (await(calls, isEmpty(dynamoDb, calls, table.getKey()))) {
+				empty.put(table.getKey(), table.getValue());
+			}
+		}
+		if (empty.isEmpty()) {
+			return;
+		}
+		int total = empty.values().stream().mapToInt(List::size).sum();
+		logger.info("Loading the sample data into its empty tables at {}: {}", calls.endpoint(), empty.entrySet()
+			.stream()
+			.map((table) -> table.getValue().size() + " items into " + table.getKey())
+			.collect(Collectors.joining(", ")));
+		long started = System.nanoTime();
+		AtomicInteger written = new AtomicInteger();
+		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "sample-data-progress");
+			thread.setDaemon(true);
+			return thread;
+		});
+		progress.scheduleAtFixedRate(() -> logger.info("Loading the sample data into {}: {} of {} items written after {} s",
+				calls.endpoint(), written.get(), total, seconds(started)), PROGRESS.toMillis(), PROGRESS.toMillis(),
+				TimeUnit.MILLISECONDS);
+		try {
+			List<CompletableFuture<Void>> loads = new ArrayList<>();
+			empty.forEach((table, items) -> loads.add(load(dynamoDb, calls, table, items, written)));
+			await(calls, CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new)));
+		}
+		finally {
+			progress.shutdownNow();
+		}
+		logger.info("Loaded the sample data ({} items) in {} s", total, seconds(started));
 	}
 
 	static List<Map<String, AttributeValue>> users() {
@@ -137,44 +190,67 @@ public final class SampleData {
 		return Character.toUpperCase(word.charAt(0)) + word.substring(1);
 	}
 
-	private static CompletableFuture<Void> loadIfEmpty(DynamoDbAsyncClient dynamoDb, String table,
-			List<Map<String, AttributeValue>> items) {
-		return dynamoDb.scan((scan) -> scan.tableName(table).limit(1)).thenCompose((response) -> {
-			if (response.count() > 0) {
-				return CompletableFuture.completedFuture(null);
-			}
-			logger.info("Loading {} sample items into {}", items.size(), table);
-			// A few lanes of sequential batches: fast, without flooding a small DynamoDB with requests.
-			List<CompletableFuture<Void>> batches = new ArrayList<>();
-			for (int lane = 0; lane < LANES; lane++) {
-				CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-				for (int from = lane * BATCH; from < items.size(); from += LANES * BATCH) {
-					List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + BATCH))
-						.stream()
-						.map((item) -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
-						.toList();
-					chain = chain.thenCompose((done) -> write(dynamoDb, Map.of(table, writes), 0));
-				}
-				batches.add(chain);
-			}
-			return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
-		});
+	private static CompletableFuture<Boolean> isEmpty(DynamoDbAsyncClient dynamoDb, StartupCalls calls, String table) {
+		return calls.call("Scan " + table,
+				(override) -> dynamoDb.scan((scan) -> scan.tableName(table).limit(1).overrideConfiguration(override)))
+			.thenApply((response) -> response.count() == 0);
 	}
 
-	private static CompletableFuture<Void> write(DynamoDbAsyncClient dynamoDb, Map<String, List<WriteRequest>> writes,
-			int attempt) {
-		return dynamoDb.batchWriteItem((batch) -> batch.requestItems(writes))
+	private static CompletableFuture<Void> load(DynamoDbAsyncClient dynamoDb, StartupCalls calls, String table,
+			List<Map<String, AttributeValue>> items, AtomicInteger written) {
+		// A few lanes of sequential batches: fast, without flooding a small DynamoDB with requests.
+		List<CompletableFuture<Void>> batches = new ArrayList<>();
+		for (int lane = 0; lane < LANES; lane++) {
+			CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+			for (int from = lane * BATCH; from < items.size(); from += LANES * BATCH) {
+				List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + BATCH))
+					.stream()
+					.map((item) -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
+					.toList();
+				chain = chain.thenCompose((done) -> write(dynamoDb, calls, table, writes, written, 0));
+			}
+			batches.add(chain);
+		}
+		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
+	}
+
+	private static CompletableFuture<Void> write(DynamoDbAsyncClient dynamoDb, StartupCalls calls, String table,
+			List<WriteRequest> writes, AtomicInteger written, int attempt) {
+		return calls.call("BatchWriteItem " + table, (override) -> dynamoDb
+			.batchWriteItem((batch) -> batch.requestItems(Map.of(table, writes)).overrideConfiguration(override)))
 			.thenCompose((BatchWriteItemResponse response) -> {
-				if (!response.hasUnprocessedItems() || response.unprocessedItems().isEmpty()) {
+				List<WriteRequest> unprocessed = response.hasUnprocessedItems()
+						? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+				written.addAndGet(writes.size() - unprocessed.size());
+				if (unprocessed.isEmpty()) {
 					return CompletableFuture.completedFuture(null);
 				}
 				if (attempt >= 10) {
-					throw new IllegalStateException("DynamoDB kept sample items unprocessed after 10 attempts");
+					throw new IllegalStateException("DynamoDB at %s kept sample items of %s unprocessed after 10 attempts"
+						.formatted(calls.endpoint(), table));
 				}
 				return CompletableFuture
 					.supplyAsync(() -> null, CompletableFuture.delayedExecutor(50L << attempt, TimeUnit.MILLISECONDS))
-					.thenCompose((ignored) -> write(dynamoDb, response.unprocessedItems(), attempt + 1));
+					.thenCompose((ignored) -> write(dynamoDb, calls, table, unprocessed, written, attempt + 1));
 			});
+	}
+
+	/** The result of start-up calls, which end within the start-up bound: a failure as they failed. */
+	private static <T> T await(StartupCalls calls, CompletableFuture<T> future) throws Exception {
+		try {
+			return future.get(calls.left().plus(Duration.ofMinutes(1)).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = DynamoDbFailures.unwrap(ex);
+			if (cause instanceof Exception exception) {
+				throw exception;
+			}
+			throw ex;
+		}
+	}
+
+	private static long seconds(long started) {
+		return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
 	}
 
 }

@@ -59,6 +59,30 @@ class NodeIdsTest {
 		}
 	}
 
+	@Test
+	void refusesIdsOfKeysDynamoDbCannotHold() {
+		List<String> forged = List.of(movie("123456789012345678901234567890123456789", "t"), movie("1" + "0".repeat(126), "t"),
+				movie("0." + "0".repeat(130) + "1", "t"), movie("1999", "t".repeat(1025)),
+				NodeIds.encode(USER, Map.of("userId", AttributeValue.fromS("é".repeat(1025)))),
+				NodeIds.encode(BLOB, Map.of("hash", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[2049])))),
+				// Not our spelling either, and its plain form would be a billion digits long.
+				encode("\u0005Movie\u000c1E+999999999\u0001t"));
+		for (String id : forged) {
+			assertThatThrownBy(() -> NodeIds.decode(id, NodeIdsTest::type)).as(id)
+				.isInstanceOf(InvalidArgumentException.class)
+				.hasMessageContaining("not a node id");
+		}
+		for (String id : List.of(movie("1" + "0".repeat(38), "t"), movie("-" + "9".repeat(38) + "0".repeat(88), "t"),
+				movie("0." + "0".repeat(129) + "1", "t"), movie("1999", "t".repeat(1024)),
+				NodeIds.encode(USER, Map.of("userId", AttributeValue.fromS("é".repeat(1024)))))) {
+			assertThat(NodeIds.decode(id, NodeIdsTest::type).key()).isNotEmpty();
+		}
+	}
+
+	private static String movie(String year, String title) {
+		return NodeIds.encode(MOVIE, Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS(title)));
+	}
+
 	private static Optional<Entity> type(String name) {
 		return List.of(USER, PURCHASE, MOVIE, BLOB).stream().filter((entity) -> entity.name().equals(name)).findFirst();
 	}

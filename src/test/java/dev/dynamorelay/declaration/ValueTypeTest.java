@@ -31,6 +31,18 @@ class ValueTypeTest {
 	}
 
 	@Test
+	void countsSignificantDigitsAsDynamoDbDoes() {
+		ValueType decimal = new ValueType.Number(ValueType.Number.Kind.DECIMAL);
+		assertThat(decimal.write("total", new java.math.BigDecimal("1" + "0".repeat(38))).n()).isEqualTo("1" + "0".repeat(38));
+		assertThat(decimal.write("total", "1." + "0".repeat(38)).n()).isEqualTo("1");
+		assertThatThrownBy(() -> decimal.write("total", "1" + "0".repeat(37) + "1"))
+			.isInstanceOf(InvalidArgumentException.class)
+			.hasMessageContaining("`total` has more than the 38 significant digits");
+		assertThatThrownBy(() -> decimal.write("total", "1E+126")).isInstanceOf(InvalidArgumentException.class);
+		assertThat(decimal.write("total", "-9.9999999999999999999999999999999999999E+125").n()).startsWith("-99");
+	}
+
+	@Test
 	void refusesEmptyAndOversizedKeys() {
 		assertThatThrownBy(() -> ValueType.checkKey("category", AttributeValue.fromS(""), KeyValue.MAX_PARTITION_KEY_BYTES))
 			.isInstanceOf(InvalidArgumentException.class)

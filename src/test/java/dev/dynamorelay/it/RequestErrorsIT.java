@@ -12,6 +12,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.NodeIds;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,6 +95,45 @@ class RequestErrorsIT extends IntegrationTest {
 				Map.of("ids", new ArrayList<>(Collections.nCopies(100, good))));
 		assertThat(hundred.getErrors()).isEmpty();
 		assertThat(Errors.requests(hundred)).as("one BatchGetItem for 100 equal ids").isEqualTo(1);
+	}
+
+	/**
+	 * Node ids are not signed: anyone can write one whose key DynamoDB could never hold (a number outside
+	 * its Number range, a key longer than its key limits). Such an id names no item this server could
+	 * have issued, so it is malformed like any other, refused before a read; in {@code nodes} it refuses
+	 * the field, as the contract says of a malformed id anywhere.
+	 */
+	@Test
+	void nodeIdsOfKeysDynamoDbCannotHoldAreInvalidArgument() {
+		List<String> forged = new ArrayList<>();
+		for (String year : List.of("1" + "23456789".repeat(5), "1" + "0".repeat(126), "-1" + "0".repeat(126),
+				"0." + "0".repeat(130) + "1", "-0." + "0".repeat(130) + "1")) {
+			forged.add(movieId(year, "Forged"));
+		}
+		forged.add(movieId("1999", "t".repeat(1025)));
+		forged.add(this.ids.user("u".repeat(2049)));
+		String good = this.ids.user("user-01");
+		for (String id : forged) {
+			GraphQlResponse node = execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", id));
+			Errors.assertCode(node, "INVALID_ARGUMENT");
+			assertThat(Errors.requests(node)).isZero();
+			GraphQlResponse nodes = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }",
+					Map.of("ids", List.of(good, id)));
+			Errors.assertCode(nodes, "INVALID_ARGUMENT");
+			assertThat(Errors.requests(nodes)).isZero();
+		}
+		// DynamoDB's own edges are in range: no error, and no such movie.
+		for (String year : List.of("1" + "0".repeat(38), "9".repeat(38) + "0".repeat(88), "-" + "9".repeat(38) + "0".repeat(88),
+				"0." + "0".repeat(129) + "1", "12345678901234567890123456789012345678")) {
+			GraphQlResponse node = execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", movieId(year, "Forged")));
+			assertThat(node.getErrors()).as(year).isEmpty();
+			assertThat((Object) node.field("node").getValue()).isNull();
+		}
+	}
+
+	private String movieId(String year, String title) {
+		return NodeIds.encode(this.declarations.entity("Movie"),
+				Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS(title)));
 	}
 
 	@Test

@@ -184,6 +184,28 @@ class RestViewIT extends IntegrationTest {
 		assertThat(noMatch.nextToken()).isNull();
 	}
 
+	/**
+	 * An empty cursor is no cursor of this connection, on either transport: {@code nextToken=} is refused as
+	 * GraphQL's {@code after: ""} is, rather than starting over (leave it out, or pass GraphQL's null, for
+	 * the first page).
+	 */
+	@Test
+	void emptyTokensAreInvalidCursorsOnBothTransports() {
+		String purchases = "/api/users/" + this.buyer + "/purchases";
+		assertThat(this.rest.get(purchases + "?nextToken=").assertProblem(400, "INVALID_CURSOR")).contains("`nextToken` is empty", "leave it out");
+		this.rest.get(purchases + "?limit=2&nextToken=").assertProblem(400, "INVALID_CURSOR");
+		this.rest.get("/api/purchasesByCategory?category=" + this.category + "&nextToken=")
+			.assertProblem(400, "INVALID_CURSOR");
+		GraphQlResponse graphQl = execute(GRAPHQL_PURCHASES, Map.of("userId", this.buyer, "first", 2, "after", ""));
+		Errors.assertCode(graphQl, "INVALID_CURSOR");
+		GraphQlResponse backwards = execute(Documents.BY_CATEGORY, Map.of("category", this.category, "before", ""));
+		Errors.assertCode(backwards, "INVALID_CURSOR");
+		assertThat(Errors.requests(backwards)).isZero();
+		// Left out, it is the first page on both.
+		assertThat(this.rest.get(purchases + "?limit=2").items("purchases"))
+			.isEqualTo(nodes(execute(GRAPHQL_PURCHASES, Map.of("userId", this.buyer, "first", 2))));
+	}
+
 	@Test
 	void refusesBadParametersAsProblems() {
 		String purchases = "/api/users/" + this.buyer + "/purchases";
