@@ -42,9 +42,7 @@ class AsyncTimeoutIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
-		registry.add("dynamo-relay.cursor.secret", () -> "async-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		DYNAMODB.serveSample(registry, "async-secret");
 		registry.add("dynamo-relay.dynamodb.timeout", TIMEOUT::toString);
 		registry.add("spring.mvc.async.request-timeout", ASYNC_TIMEOUT::toString);
 	}

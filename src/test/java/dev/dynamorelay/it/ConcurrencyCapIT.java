@@ -36,9 +36,7 @@ class ConcurrencyCapIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
-		registry.add("dynamo-relay.cursor.secret", () -> "cap-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		DYNAMODB.serveSample(registry, "cap-secret");
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> Integer.toString(CAP));
 	}
 

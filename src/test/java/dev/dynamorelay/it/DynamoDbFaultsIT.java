@@ -60,9 +60,7 @@ class DynamoDbFaultsIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
-		registry.add("dynamo-relay.cursor.secret", () -> "faults-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		DYNAMODB.serveSample(registry, "faults-secret");
 		registry.add("dynamo-relay.extensions.enabled", () -> "false");
 	}
 

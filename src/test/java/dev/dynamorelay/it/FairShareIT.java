@@ -37,9 +37,7 @@ class FairShareIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
-		registry.add("dynamo-relay.cursor.secret", () -> "fair-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		DYNAMODB.serveSample(registry, "fair-secret");
 		// Each call's attempt may take a third of it: long enough for the held calls to wait out the test.
 		registry.add("dynamo-relay.dynamodb.timeout", () -> "15s");
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> "10");

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
+import org.springframework.test.context.DynamicPropertyRegistry;
+
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 /**
@@ -45,6 +47,16 @@ final class ProxiedDynamoDb implements AutoCloseable {
 	/** The proxy, as {@code dynamo-relay.dynamodb.endpoint}. */
 	String proxyEndpoint() {
 		return "http://127.0.0.1:" + this.proxy.port();
+	}
+
+	/**
+	 * Points the server at the proxy, with cursor secret {@code secret} and the sample's data loaded (an
+	 * endpoint other than the embedded one loads none by default).
+	 */
+	void serveSample(DynamicPropertyRegistry registry, String secret) {
+		registry.add("dynamo-relay.dynamodb.endpoint", this::proxyEndpoint);
+		registry.add("dynamo-relay.cursor.secret", () -> secret);
+		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 	}
 
 	@Override

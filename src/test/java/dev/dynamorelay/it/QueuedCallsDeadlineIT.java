@@ -65,9 +65,7 @@ class QueuedCallsDeadlineIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
-		registry.add("dynamo-relay.cursor.secret", () -> "deadline-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
+		DYNAMODB.serveSample(registry, "deadline-secret");
 		registry.add("dynamo-relay.dynamodb.timeout", TIMEOUT::toString);
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> "2");
 		registry.add("dynamo-relay.dynamodb.fair-share.max-in-flight", () -> "2");

@@ -54,11 +54,9 @@ class SlowStartupIT extends ProxiedIntegrationTest {
 
 	@DynamicPropertySource
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
-		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
+		DYNAMODB.serveSample(registry, "slow-startup-secret");
 		registry.add("dynamo-relay.dynamodb.timeout", () -> "2s");
 		registry.add("dynamo-relay.dynamodb.startup.call-timeout", () -> "3s");
-		registry.add("dynamo-relay.cursor.secret", () -> "slow-startup-secret");
-		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 	}
 
 	@Override
