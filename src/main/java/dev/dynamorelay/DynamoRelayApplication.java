@@ -7,7 +7,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 import dev.dynamorelay.export.ExportCommand;
 import dev.dynamorelay.iam.GenerateIamPolicyCommand;
-import dev.dynamorelay.introspection.GenerateSchemaCommand;
+import dev.dynamorelay.schemagen.GenerateSchemaCommand;
 
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
 @SpringBootApplication

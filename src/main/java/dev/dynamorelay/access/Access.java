@@ -13,8 +13,8 @@ import graphql.ExecutionResult;
 import graphql.schema.FieldCoordinates;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Item;
@@ -22,8 +22,10 @@ import dev.dynamorelay.declaration.KeyTemplate;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.error.GraphQlErrors;
 import dev.dynamorelay.pagination.Filter;
 import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.request.Caller;
 
 /**
  * Decides, before a field reads anything, whether its caller may use it, by the schema's {@code @auth}
@@ -207,8 +209,7 @@ public final class Access {
 	 * {@code UNAUTHENTICATED}, and no root field has data. Answered with HTTP 401.
 	 */
 	public static boolean nothingRanUnauthenticated(ExecutionResult result) {
-		if (result.getErrors().isEmpty() || !result.getErrors().stream().allMatch((error) -> error.getExtensions() != null
-				&& ErrorCode.UNAUTHENTICATED.name().equals(error.getExtensions().get("code")))) {
+		if (result.getErrors().isEmpty() || !result.getErrors().stream().allMatch((error) -> GraphQlErrors.has(error, ErrorCode.UNAUTHENTICATED))) {
 			return false;
 		}
 		Object data = result.getData();

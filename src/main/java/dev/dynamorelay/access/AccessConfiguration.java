@@ -13,10 +13,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
-import org.springframework.graphql.server.WebGraphQlInterceptor;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.graphql.server.WebGraphQlInterceptor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.AuthenticationServiceException;
@@ -40,13 +40,14 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
-import dev.dynamorelay.declaration.DeclarationException;
-import dev.dynamorelay.declaration.DeclarationException.Problem;
-import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.request.Caller;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.web.ErrorResponses;
 
 /**
@@ -190,10 +191,7 @@ public class AccessConfiguration {
 		return (request, chain) -> {
 			Caller caller = (SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken jwt)
 					? Caller.of(jwt.getToken().getClaims()) : Caller.ANONYMOUS;
-			request.configureExecutionInput((input, builder) -> {
-				input.getGraphQLContext().put(Caller.class, caller);
-				return input;
-			});
+			request.getAttributes().put(Caller.ATTRIBUTE, caller);
 			return chain.next(request).doOnNext((response) -> {
 				if (Access.nothingRanUnauthenticated(response.getExecutionResult())) {
 					response.getResponseHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");

@@ -28,14 +28,14 @@ import graphql.language.Value;
 import graphql.schema.FieldCoordinates;
 import graphql.schema.idl.TypeDefinitionRegistry;
 
-import dev.dynamorelay.declaration.DeclarationException;
-import dev.dynamorelay.declaration.DeclarationException.Problem;
-import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.Location;
-import dev.dynamorelay.declaration.SchemaNodes;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.SchemaNodes;
 
 /**
  * Reads the {@code @auth} rules of the schema files and checks each against the declarations: where
@@ -62,7 +62,7 @@ public final class AccessRulesReader {
 	}
 
 	/**
-	 * The rules of {@code registry} (the schema files as {@link dev.dynamorelay.declaration.SchemaFiles}
+	 * The rules of {@code registry} (the schema files as {@link dev.dynamorelay.schema.SchemaFiles}
 	 * parses them), over its checked declarations.
 	 * @throws DeclarationException listing every problem found
 	 */

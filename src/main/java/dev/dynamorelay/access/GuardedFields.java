@@ -16,6 +16,7 @@ import graphql.util.TraversalControl;
 import graphql.util.TraverserContext;
 
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.request.Caller;
 
 /**
  * Wraps the data fetcher of every field that reads no declared items and is a root field (a mutation, a

@@ -32,7 +32,6 @@ import graphql.schema.FieldCoordinates;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import dev.dynamorelay.declaration.DeclarationException.Problem;
 import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
 import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
 import dev.dynamorelay.declaration.Entity.AttributeField;
@@ -41,6 +40,10 @@ import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.Filter;
 import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.pagination.KeyCondition;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.SchemaNodes;
 
 /**
  * Reads the declarations out of a parsed schema and checks them, collecting every problem (with its

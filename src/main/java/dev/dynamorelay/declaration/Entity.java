@@ -6,6 +6,8 @@ import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.schema.Location;
+
 /**
  * A declared object type whose items live in a table: how its key is composed, how its items are told
  * apart from other types' in the same table, and how each field reads its attribute.

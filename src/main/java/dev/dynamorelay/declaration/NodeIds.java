@@ -30,6 +30,9 @@ import dev.dynamorelay.pagination.KeyAttribute;
  */
 public final class NodeIds {
 
+	/** The contract's fixed limit on the ids of one {@code nodes(ids)}. */
+	public static final int MAX_PER_REQUEST = 100;
+
 	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
 	private static final int MAX_LENGTH = 4096;

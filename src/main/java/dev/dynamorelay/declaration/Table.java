@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.schema.Location;
 
 /**
  * A declared DynamoDB table: its key schema and indexes, as every type stored in it declares them.

@@ -29,14 +29,14 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 
-import dev.dynamorelay.pagination.FairShare;
+import dev.dynamorelay.budget.FairShare;
 
 /**
  * The DynamoDB client and the embedded DynamoDB Local when no endpoint is configured: nothing that
  * depends on the declared schema, so that commands such as {@code generate-schema} can use it alone.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ DynamoDbProperties.class, TablesProperties.class })
+@EnableConfigurationProperties(DynamoDbProperties.class)
 public class DynamoDbConfiguration {
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);

@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
+import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.error.UnavailableException;
-import dev.dynamorelay.pagination.ReadStats;
 
 /**
  * Loads items by key with {@code BatchGetItem}, across tables, 100 keys a request, retrying

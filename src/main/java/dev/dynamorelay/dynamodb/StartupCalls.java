@@ -172,7 +172,7 @@ public final class StartupCalls {
 	 * The failure of a table or index that did not become active within the start-up bound (DynamoDB
 	 * answered, but an index is still being built).
 	 */
-	StartupException notActive(String what) {
+	public StartupException notActive(String what) {
 		return new StartupException(("%s at %s did not become active within the start's %s "
 				+ "(dynamo-relay.dynamodb.startup.timeout): a new global index on a large table may take longer; "
 				+ "start again once it is active, or give the start more time with dynamo-relay.dynamodb.startup.timeout.")

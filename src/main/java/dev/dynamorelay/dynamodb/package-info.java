@@ -1,5 +1,5 @@
 /**
- * Everything about reaching DynamoDB: the client, the embedded DynamoDB Local, the tables and their
- * sample data, batched item loads and health.
+ * Reaching DynamoDB: the client and its timeouts, the embedded DynamoDB Local, what a failed call means,
+ * batched item loads, and the start's own patient calls. Nothing here knows the declarations.
  */
 package dev.dynamorelay.dynamodb;

@@ -18,21 +18,9 @@ public final class Problems {
 	private Problems() {
 	}
 
-	/** The HTTP status a REST answer with this code has. */
-	public static HttpStatus status(ErrorCode code) {
-		return switch (code) {
-			case INVALID_ARGUMENT, INVALID_CURSOR, QUERY_TOO_COMPLEX -> HttpStatus.BAD_REQUEST;
-			case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
-			case FORBIDDEN -> HttpStatus.FORBIDDEN;
-			case NOT_FOUND -> HttpStatus.NOT_FOUND;
-			case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
-			case INTERNAL -> HttpStatus.INTERNAL_SERVER_ERROR;
-		};
-	}
-
 	/** A problem with the status of {@code code}. */
 	public static Map<String, Object> of(ErrorCode code, String detail, String instance) {
-		return of(status(code), code, detail, instance);
+		return of(code.status(), code, detail, instance);
 	}
 
 	/**

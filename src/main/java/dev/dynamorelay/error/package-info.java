@@ -1,4 +1,5 @@
 /**
- * Typed failures that map one-to-one to the contract's error codes.
+ * The contract's error codes as values, the typed failures that carry them, and their shapes on the
+ * wire: GraphQL errors with {@code extensions.code}, and problem+json.
  */
 package dev.dynamorelay.error;

@@ -26,7 +26,8 @@ import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
-import dev.dynamorelay.Commands;
+import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.cli.Commands;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeJson;
 import dev.dynamorelay.error.InvalidCursorException;
@@ -37,7 +38,6 @@ import dev.dynamorelay.pagination.CursorBinding;
 import dev.dynamorelay.pagination.CursorCodec;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.Position;
-import dev.dynamorelay.pagination.ReadStats;
 
 /**
  * One run of an export: reads each segment (the whole connection, or each segment of a parallel Scan)

@@ -27,19 +27,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
-import dev.dynamorelay.Commands;
-import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.cli.Commands;
 import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeJson;
-import dev.dynamorelay.declaration.SchemaFiles;
-import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.declaration.TablesProperties;
 import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.StartupCalls;
-import dev.dynamorelay.dynamodb.TableSetup;
-import dev.dynamorelay.dynamodb.TablesProperties;
 import dev.dynamorelay.graphql.CursorProperties;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
@@ -47,6 +43,10 @@ import dev.dynamorelay.pagination.CursorCodec;
 import dev.dynamorelay.pagination.PageSizes;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.ReadBudgets;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.schema.SchemaProperties;
+import dev.dynamorelay.tables.TableSetup;
 
 /**
  * {@code java -jar dynamo-relay.jar export <Type.field> --arg name=value ... --out FILE}: writes every

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import graphql.schema.DataFetchingEnvironment;
 import org.springframework.stereotype.Component;
 
+import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
@@ -14,6 +15,7 @@ import dev.dynamorelay.pagination.Direction;
 import dev.dynamorelay.pagination.PageInfo;
 import dev.dynamorelay.pagination.PageRequest;
 import dev.dynamorelay.pagination.Paginator;
+import dev.dynamorelay.request.RequestScope;
 
 /**
  * Serves any connection field: validates the Relay arguments and the cursor, then reads the page and,
@@ -21,13 +23,6 @@ import dev.dynamorelay.pagination.Paginator;
  */
 @Component
 public class ConnectionFetcher {
-
-	/**
-	 * In an execution's GraphQLContext, an {@link java.util.concurrent.atomic.AtomicBoolean} that is set
-	 * when a page of the execution was cut by a read budget ({@link dev.dynamorelay.pagination.Page#cut()}):
-	 * how the REST view tells an exact {@code hasNextPage} from one that only says more may match.
-	 */
-	public static final String CUT_PAGES = ConnectionFetcher.class.getName() + ".cutPages";
 
 	private final Paginator paginator;
 
@@ -41,15 +36,14 @@ public class ConnectionFetcher {
 		PageRequest request = this.paginator.request(arguments.first(), arguments.after(), arguments.last(),
 				arguments.before());
 		ConnectionRead<T> read = this.paginator.prepare(definition, query, request);
-		var stats = RequestStats.of(environment);
+		RequestScope scope = RequestScope.of(environment);
+		ReadStats stats = scope.stats();
 		CompletableFuture<Integer> count = Selections.selects(environment, "totalCount")
 				? read.count(stats).thenApply((total) -> total.orElse(null)) : CompletableFuture.completedFuture(null);
 		return read.page(stats).thenApply((page) -> {
 			if (page.cut()) {
-				java.util.concurrent.atomic.AtomicBoolean cut = environment.getGraphQlContext().get(CUT_PAGES);
-				if (cut != null) {
-					cut.set(true);
-				}
+				// How the REST view tells an exact hasNextPage from one that only says more may match.
+				scope.pageCut();
 			}
 			return ConnectionResult.of(page, count);
 		});

@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import graphql.GraphQLError;
-import graphql.GraphqlErrorBuilder;
 import graphql.execution.DataFetcherResult;
 import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.FieldCoordinates;
@@ -25,12 +24,10 @@ import org.springframework.stereotype.Component;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.access.Access;
-import dev.dynamorelay.access.Caller;
 import dev.dynamorelay.declaration.ConnectionCalls;
-import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
+import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredLookup;
-import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Item;
@@ -38,12 +35,16 @@ import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.dynamodb.ItemLoader;
 import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
 import dev.dynamorelay.error.AccessDeniedException;
+import dev.dynamorelay.error.GraphQlErrors;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.graphql.ConnectionFetcher.RelayArguments;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Edge;
 import dev.dynamorelay.pagination.Filter;
 import dev.dynamorelay.pagination.SortOrder;
+import dev.dynamorelay.request.Caller;
+import dev.dynamorelay.request.RequestScope;
+import dev.dynamorelay.tables.DeclaredTables;
 
 /**
  * Gives every declared field its data fetcher: attributes, ids, connections (through the one
@@ -53,8 +54,6 @@ import dev.dynamorelay.pagination.SortOrder;
 @Component
 class DeclaredWiring implements RuntimeWiringConfigurer {
 
-	/** The contract's fixed limit on {@code nodes(ids)}. */
-	static final int MAX_IDS = 100;
 
 	private static final FieldCoordinates NODE = FieldCoordinates.coordinates("Query", "node");
 
@@ -165,7 +164,7 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 		if (keys.isEmpty()) {
 			return CompletableFuture.completedFuture(page);
 		}
-		return this.items.load(keys, RequestStats.of(environment)).thenApply((found) -> {
+		return this.items.load(keys, RequestScope.of(environment).stats()).thenApply((found) -> {
 			List<Edge<Item>> edges = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
 				Edge<Item> edge = page.edges().get(i);
@@ -202,8 +201,8 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 
 	private CompletableFuture<DataFetcherResult<List<Item>>> nodes(DataFetchingEnvironment environment) {
 		List<String> ids = environment.getArgument("ids");
-		if (ids.size() > MAX_IDS) {
-			throw new InvalidArgumentException("`nodes` takes at most %d ids, got %d.".formatted(MAX_IDS, ids.size()));
+		if (ids.size() > NodeIds.MAX_PER_REQUEST) {
+			throw new InvalidArgumentException("`nodes` takes at most %d ids, got %d.".formatted(NodeIds.MAX_PER_REQUEST, ids.size()));
 		}
 		List<NodeIds.Key> keys = ids.stream().map(this.declarations::decode).toList();
 		Caller caller = Caller.of(environment);
@@ -242,11 +241,9 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 					throw ex;
 				}
 				found.add(null);
-				errors.add(GraphqlErrorBuilder.newError(environment)
+				errors.add(GraphQlErrors.builder(environment, denied.code())
 					.path(environment.getExecutionStepInfo().getPath().segment(i))
-					.errorType(ErrorResolver.errorType(denied.code()))
 					.message(denied.getMessage())
-					.extensions(Map.of("code", denied.code().name()))
 					.build());
 			}
 		}

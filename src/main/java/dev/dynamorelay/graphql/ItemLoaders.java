@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.dynamodb.ItemLoader;
 import dev.dynamorelay.dynamodb.ItemLoader.ItemKey;
+import dev.dynamorelay.request.RequestScope;
 
 /**
  * Batches every load of an item by key in one request into {@code BatchGetItem}s: {@code user},
@@ -31,7 +32,7 @@ public class ItemLoaders {
 		registry.forTypePair(ItemKey.class, Optional.class)
 			.withName(NAME)
 			.registerMappedBatchLoader((keys, environment) -> Mono
-				.fromFuture(() -> items.load(keys, RequestStats.of((GraphQLContext) environment.getContext()))
+				.fromFuture(() -> items.load(keys, RequestScope.of((GraphQLContext) environment.getContext()).stats())
 					.thenApply((found) -> {
 						Map<ItemKey, Optional> result = new HashMap<>();
 						keys.forEach((key) -> result.put(key, Optional.ofNullable(found.get(key))));

@@ -20,7 +20,7 @@ import dev.dynamorelay.pagination.ReadBudgets;
 
 /** Wires the pagination engine from configuration. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ PaginationProperties.class, CursorProperties.class, ExtensionsProperties.class })
+@EnableConfigurationProperties({ PaginationProperties.class, CursorProperties.class })
 class PaginationConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(PaginationConfiguration.class);

@@ -23,13 +23,13 @@ import graphql.schema.DataFetchingEnvironment;
  * walks only the field's own selection, through fragment spreads and inline fragments, and honours
  * {@code @skip} and {@code @include}.
  */
-final class Selections {
+public final class Selections {
 
 	private Selections() {
 	}
 
 	/** Whether {@code name} is selected directly under the field being fetched. */
-	static boolean selects(DataFetchingEnvironment environment, String name) {
+	public static boolean selects(DataFetchingEnvironment environment, String name) {
 		for (Field field : environment.getMergedField().getFields()) {
 			if (selects(field.getSelectionSet(), name, environment)) {
 				return true;

@@ -16,16 +16,16 @@ import tools.jackson.core.util.Separators;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.Commands;
-import dev.dynamorelay.declaration.DeclarationException;
+import dev.dynamorelay.cli.Commands;
 import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.SchemaFiles;
-import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.declaration.TablesProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
-import dev.dynamorelay.dynamodb.TablesProperties;
 import dev.dynamorelay.sample.SampleAccess;
 import dev.dynamorelay.sample.SampleDataProperties;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.schema.SchemaProperties;
 
 /**
  * {@code java -jar dynamo-relay.jar generate-iam-policy --account ID --region REGION [--property=value...]}:

@@ -19,6 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
+import dev.dynamorelay.budget.FairShare;
+import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.error.UnavailableException;
 
 /**

@@ -3,6 +3,8 @@ package dev.dynamorelay.pagination;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.dynamorelay.budget.ReadStats;
+
 /**
  * How much connection fields may read from DynamoDB, and for how long.
  *

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ExecutionResult;
@@ -32,19 +31,21 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import reactor.core.publisher.Mono;
 
+import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.error.GraphQlErrors;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.error.Problems;
-import dev.dynamorelay.metrics.AnsweredErrors;
 import dev.dynamorelay.graphql.ArgumentText;
-import dev.dynamorelay.graphql.ConnectionFetcher;
-import dev.dynamorelay.graphql.ResponseInterceptor;
-import dev.dynamorelay.graphql.ServerRequests;
-import dev.dynamorelay.pagination.ReadStats;
+import dev.dynamorelay.graphql.execution.ResponseInterceptor;
+import dev.dynamorelay.graphql.http.ServerRequests;
+import dev.dynamorelay.metrics.AnsweredErrors;
+import dev.dynamorelay.request.RequestScope;
+import dev.dynamorelay.request.Transport;
 import dev.dynamorelay.rest.RestRoute.Parameter;
 
 /**
@@ -183,18 +184,14 @@ final class RestView {
 		WebGraphQlRequest graphQlRequest = new WebGraphQlRequest(request.uri(), request.headers().asHttpHeaders(),
 				ServerRequests.cookies(request), request.remoteAddress().orElse(null), attributes(request, shared), body,
 				this.ids.generateId().toString(), LocaleContextHolder.getLocale());
-		AtomicBoolean cut = new AtomicBoolean();
-		graphQlRequest.configureExecutionInput((input, builder) -> {
-			input.getGraphQLContext().put(ConnectionFetcher.CUT_PAGES, cut);
-			return input;
-		});
 		// The first interceptor reads the caller from the security context of the thread that calls the
 		// handler: a follow-up read runs on another thread than the request's.
 		SecurityContext previous = SecurityContextHolder.getContext();
 		SecurityContextHolder.setContext(security);
 		try {
 			return this.graphQl.handleRequest(graphQlRequest)
-				.map((response) -> read(route, request.path(), response.getExecutionResult(), cut.get()));
+				.map((response) -> read(route, request.path(), response.getExecutionResult(),
+						RequestScope.of(response.getExecutionInput().getGraphQLContext()).cut()));
 		}
 		finally {
 			SecurityContextHolder.setContext(previous);
@@ -204,6 +201,7 @@ final class RestView {
 	private static Map<String, Object> attributes(ServerRequest request, AtomicReference<ReadStats> shared) {
 		Map<String, Object> attributes = new HashMap<>(request.attributes());
 		attributes.put(ResponseInterceptor.SHARED_STATS, shared);
+		attributes.put(Transport.ATTRIBUTE, Transport.REST);
 		return attributes;
 	}
 
@@ -262,16 +260,7 @@ final class RestView {
 	}
 
 	private static ErrorCode code(GraphQLError error) {
-		Object code = (error != null && error.getExtensions() != null) ? error.getExtensions().get("code") : null;
-		if (code != null) {
-			try {
-				return ErrorCode.valueOf(code.toString());
-			}
-			catch (IllegalArgumentException ex) {
-				// Apollo's persisted-query codes cannot arise here.
-			}
-		}
-		return ErrorCode.INTERNAL;
+		return GraphQlErrors.code(error).orElse(ErrorCode.INTERNAL);
 	}
 
 	/** The operation's variables from the URL: the paging, the parent's id, the connection's arguments. */
@@ -406,7 +395,7 @@ final class RestView {
 	}
 
 	static ServerResponse problem(ErrorCode code, String detail, String path) {
-		HttpStatus status = Problems.status(code);
+		HttpStatus status = code.status();
 		ServerResponse.BodyBuilder response = ServerResponse.status(status).contentType(Problems.MEDIA_TYPE);
 		if (code == ErrorCode.UNAUTHENTICATED) {
 			response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");

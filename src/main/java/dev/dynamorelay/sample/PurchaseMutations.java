@@ -23,20 +23,20 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
+import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.KeyValue;
 import dev.dynamorelay.declaration.NodeIds;
-import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.NotFoundException;
 import dev.dynamorelay.error.UnavailableException;
-import dev.dynamorelay.graphql.RequestStats;
-import dev.dynamorelay.pagination.ReadStats;
+import dev.dynamorelay.request.RequestScope;
+import dev.dynamorelay.schema.SchemaProperties;
 
 /**
  * The sample's {@code createPurchase} and {@code deletePurchase}: rules the declaration language does
@@ -90,7 +90,7 @@ class PurchaseMutations {
 		}
 		AttributeValue amount = AMOUNT.write("input.amount", input.amount());
 		Long explicit = (input.purchasedAt() != null) ? parseInstant(input.purchasedAt()) : null;
-		ReadStats stats = RequestStats.of(environment);
+		ReadStats stats = RequestScope.of(environment).stats();
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("userId", AttributeValue.fromS(userId));
 		item.put("product", AttributeValue.fromS(product));
@@ -116,7 +116,7 @@ class PurchaseMutations {
 	@MutationMapping
 	CompletableFuture<String> deletePurchase(@Argument String id, DataFetchingEnvironment environment) {
 		NodeIds.Key purchase = Declarations.expect(this.declarations.decode(id), this.purchases.name(), "id");
-		ReadStats stats = RequestStats.of(environment);
+		ReadStats stats = RequestScope.of(environment).stats();
 		return stats.calls()
 			.call(() -> stats.sent(this.dynamoDb.deleteItem((delete) -> delete.tableName(this.purchases.table().physicalName())
 				.key(purchase.key())

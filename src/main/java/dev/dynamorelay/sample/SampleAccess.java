@@ -3,7 +3,7 @@ package dev.dynamorelay.sample;
 import java.util.List;
 
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.SchemaProperties;
+import dev.dynamorelay.schema.SchemaProperties;
 
 /**
  * The DynamoDB calls of the sample's own Java code, which the declarations cannot show: the IAM policy

@@ -7,11 +7,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
-import dev.dynamorelay.declaration.DeclarationConfiguration.DeclaredTables;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.SchemaProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.StartupCalls;
+import dev.dynamorelay.schema.SchemaProperties;
+import dev.dynamorelay.tables.DeclaredTables;
 
 /**
  * The sample's own code beside its declarations ({@code schema/sample/}): its mutations and its data.

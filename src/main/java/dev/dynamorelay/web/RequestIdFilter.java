@@ -1,8 +1,10 @@
 package dev.dynamorelay.web;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
@@ -65,6 +67,37 @@ public class RequestIdFilter extends OncePerRequestFilter {
 				MDC.remove(MDC_KEY);
 			}
 		}
+	}
+
+	/**
+	 * Runs {@code action} with the request's {@code id} in the MDC, as the request's own thread has it: for
+	 * work of the request that runs on other threads (the SDK's, graphql-java's, a timer's).
+	 */
+	public static <T> T withId(Optional<String> id, Supplier<T> action) {
+		if (id.isEmpty() || id.get().equals(MDC.get(MDC_KEY))) {
+			return action.get();
+		}
+		String previous = MDC.get(MDC_KEY);
+		MDC.put(MDC_KEY, id.get());
+		try {
+			return action.get();
+		}
+		finally {
+			if (previous != null) {
+				MDC.put(MDC_KEY, previous);
+			}
+			else {
+				MDC.remove(MDC_KEY);
+			}
+		}
+	}
+
+	/** As {@link #withId(Optional, Supplier)}, for an action that answers nothing. */
+	public static void withId(Optional<String> id, Runnable action) {
+		withId(id, () -> {
+			action.run();
+			return null;
+		});
 	}
 
 	/** The client's id when it is {@link #VALID}, else a new one. */

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
-import dev.dynamorelay.declaration.DeclarationException;
-import dev.dynamorelay.declaration.DeclarationException.Problem;
 import dev.dynamorelay.declaration.DeclarationReader;
-import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.SchemaFiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
-import dev.dynamorelay.declaration.DeclarationException.Problem;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.schema.SchemaProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -22,7 +22,7 @@ import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.declaration.NodeJson;
-import dev.dynamorelay.declaration.SchemaFiles;
+import dev.dynamorelay.schema.SchemaFiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

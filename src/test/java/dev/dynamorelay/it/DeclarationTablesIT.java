@@ -28,10 +28,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 import dev.dynamorelay.DynamoRelayApplication;
-import dev.dynamorelay.declaration.DeclarationException;
-import dev.dynamorelay.declaration.DeclarationException.Problem;
-import dev.dynamorelay.declaration.Location;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Location;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -11,6 +11,8 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.budget.ReadStats;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,0 +1,48 @@
+package dev.dynamorelay.schema;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The declarations cannot be served as written: every problem found, each with its file, line and
+ * what to change. The server does not start.
+ */
+public class DeclarationException extends RuntimeException {
+
+	private final List<Problem> problems;
+
+	public DeclarationException(String heading, List<Problem> problems) {
+		super(report(heading, problems), null, false, false);
+		this.problems = List.copyOf(problems);
+	}
+
+	public List<Problem> problems() {
+		return this.problems;
+	}
+
+	private static String report(String heading, List<Problem> problems) {
+		return heading + " (" + problems.size() + ((problems.size() == 1) ? " problem" : " problems") + "):\n"
+				+ problems.stream()
+					.sorted(Comparator.comparing((Problem problem) -> problem.location().file())
+						.thenComparingInt((problem) -> problem.location().line()))
+					.map((problem) -> "  " + problem)
+					.collect(Collectors.joining("\n"));
+	}
+
+	/**
+	 * One mismatch between the declarations and what can be served.
+	 *
+	 * @param location where the declaration is written
+	 * @param message what is wrong and what to change
+	 */
+	public record Problem(Location location, String message) {
+
+		@Override
+		public String toString() {
+			return this.location + ": " + this.message;
+		}
+
+	}
+
+}

@@ -1,0 +1,16 @@
+package dev.dynamorelay.schemagen;
+
+import java.util.List;
+
+/**
+ * A generated object type that implements {@code Node}: the items of one table, or one kind of the items
+ * of a table that holds several.
+ *
+ * @param name the type's name
+ * @param description its description
+ * @param directives its directives ({@code @table}, {@code @key}, indexes), in order
+ * @param fields its fields, {@code id} first
+ */
+record DeclaredType(String name, String description, List<DeclaredDirective> directives,
+		List<DeclaredField> fields) {
+}

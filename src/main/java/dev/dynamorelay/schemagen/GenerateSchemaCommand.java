@@ -1,0 +1,105 @@
+package dev.dynamorelay.schemagen;
+
+import java.io.PrintStream;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+import dev.dynamorelay.cli.Commands;
+import dev.dynamorelay.declaration.TablesProperties;
+import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+
+/**
+ * {@code java -jar dynamo-relay.jar generate-schema [--property=value...]}: prints a schema for the
+ * tables at the configured DynamoDB endpoint to standard output, and nothing else.
+ *
+ * <p>It reads the server's own properties ({@code dynamo-relay.dynamodb.endpoint}, {@code .region},
+ * {@code dynamo-relay.tables.prefix}, from arguments, the environment or {@code application.yml})
+ * through a Spring context of the DynamoDB configuration alone, without a web server, and neither creates
+ * tables nor loads sample data. Logs go to standard error. A failure is one paragraph on standard error
+ * and exit code 1.
+ */
+public final class GenerateSchemaCommand {
+
+	/** Defaults that the arguments override. */
+	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
+			"dynamo-relay.sample-data.enabled=false");
+
+	private GenerateSchemaCommand() {
+	}
+
+	/**
+	 * Generates the schema and prints it to {@link System#out}.
+	 * @param args Spring Boot arguments ({@code --dynamo-relay.dynamodb.endpoint=http://127.0.0.1:8000})
+	 * @return the process's exit code: 0 when the schema was printed, 1 when not
+	 */
+	public static int run(String... args) {
+		return Commands.run("generate-schema", (out, err) -> {
+			generate(args, out);
+			return 0;
+		});
+	}
+
+	/**
+	 * Prints the schema before the context closes: closing the client waits out its event loops' quiet
+	 * period (about two seconds).
+	 */
+	private static void generate(String[] args, PrintStream out) {
+		try (ConfigurableApplicationContext context = start(args)) {
+			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
+			String prefix = context.getBean(TablesProperties.class).prefix();
+			String source = source(dynamo);
+			String schema;
+			try {
+				schema = new SchemaGenerator(context.getBean(DynamoDbAsyncClient.class), prefix).generate(source);
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("could not read the tables at " + source + " (" + Commands.reason(ex)
+						+ "). Is DynamoDB running there? Set dynamo-relay.dynamodb.endpoint "
+						+ "(DYNAMO_RELAY_DYNAMODB_ENDPOINT) to its URL.", ex);
+			}
+			out.print(schema);
+			out.flush();
+		}
+	}
+
+	private static ConfigurableApplicationContext start(String[] args) {
+		try {
+			return new SpringApplicationBuilder(Context.class).web(WebApplicationType.NONE)
+				.bannerMode(Banner.Mode.OFF)
+				.registerShutdownHook(false)
+				.properties(DEFAULTS)
+				.run(args);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("could not set up the DynamoDB client (" + Commands.reason(ex)
+					+ "). Check dynamo-relay.dynamodb.endpoint, .region and .timeout.", ex);
+		}
+	}
+
+	/** Where the tables are, for the schema's header. */
+	private static String source(DynamoDbProperties dynamo) {
+		if (dynamo.embedded()) {
+			return "the embedded DynamoDB Local (dynamo-relay.dynamodb.endpoint is not set)";
+		}
+		if (dynamo.aws()) {
+			return "AWS" + ((dynamo.region() != null) ? " (" + dynamo.region() + ")" : "");
+		}
+		return dynamo.url().orElseThrow().toString();
+	}
+
+	/**
+	 * The context: DynamoDB's configuration alone. Not a {@code @Configuration}, so that the server's
+	 * component scan leaves it out.
+	 */
+	@Import(DynamoDbConfiguration.class)
+	static class Context {
+
+	}
+
+}
