@@ -1,0 +1,308 @@
+package dev.dynamorelay.declaration;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import graphql.language.Directive;
+import graphql.language.FieldDefinition;
+import graphql.language.ObjectTypeDefinition;
+import graphql.language.Type;
+import graphql.language.TypeName;
+import graphql.language.UnionTypeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.declaration.Table.Index;
+import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.schema.Location;
+
+import static dev.dynamorelay.declaration.Directives.directive;
+import static dev.dynamorelay.declaration.Directives.implementsNode;
+import static dev.dynamorelay.declaration.Directives.isDeclaredField;
+import static dev.dynamorelay.declaration.Directives.string;
+
+/**
+ * Reads the types stored in tables ({@code @table}, {@code @key}, {@code @globalIndex}, {@code @localIndex}):
+ * each type's key templates and attributes, and each table as all its types declare it together.
+ */
+final class TableReader {
+
+	private final Reading reading;
+
+	TableReader(Reading reading) {
+		this.reading = reading;
+	}
+
+	/** A type with {@code @table}, before its table's declarations from every type are merged. */
+	private record Declared(ObjectTypeDefinition type, Directive table, String tableName, String partitionKey,
+			Optional<String> sortKey, Optional<String> typeAttribute, Optional<String> typeValue,
+			Map<String, AttributeField> fields, KeyTemplate partition, Optional<KeyTemplate> sort) {
+	}
+
+	void read() {
+		List<Declared> declared = new ArrayList<>();
+		for (ObjectTypeDefinition type : this.reading.objectTypes()) {
+			Directive table = directive(type, "table");
+			if (table == null) {
+				for (String name : List.of("key", "globalIndex", "localIndex")) {
+					if (directive(type, name) != null) {
+						this.reading.problem(type, "`@%s` on `%s` needs `@table` on the same type: which table does it describe?"
+							.formatted(name, type.getName()));
+						this.reading.unreadable.add(type.getName());
+					}
+				}
+				continue;
+			}
+			Declared one = declare(type, table);
+			if (one != null) {
+				declared.add(one);
+			}
+			else {
+				this.reading.unreadable.add(type.getName());
+			}
+		}
+		Map<String, List<Declared>> byTable = new TreeMap<>();
+		declared.forEach((one) -> byTable.computeIfAbsent(one.tableName(), (name) -> new ArrayList<>()).add(one));
+		byTable.forEach(this::declareTable);
+		readAbstractTypes();
+	}
+
+	/** A type's table and keys; null when they have a problem, so that no later check reads them. */
+	private Declared declare(ObjectTypeDefinition type, Directive table) {
+		int problems = this.reading.problems.size();
+		String tableName = string(table, "name");
+		String partitionKey = string(table, "partitionKey");
+		Optional<String> sortKey = Optional.ofNullable(string(table, "sortKey"));
+		if (tableName == null || tableName.isBlank() || partitionKey == null || partitionKey.isBlank()) {
+			this.reading.problem(table, "`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
+			return null;
+		}
+		Map<String, AttributeField> fields = new LinkedHashMap<>();
+		boolean node = implementsNode(type);
+		for (FieldDefinition field : this.reading.fields(type)) {
+			if (isDeclaredField(field) || (node && field.getName().equals("id"))) {
+				continue;
+			}
+			ValueType valueType = this.reading.valueType(field.getType(), field);
+			if (valueType == null) {
+				continue;
+			}
+			Directive attribute = directive(field, "attribute");
+			String name = (attribute != null) ? string(attribute, "name") : field.getName();
+			fields.put(field.getName(), new AttributeField(field.getName(), name, valueType));
+		}
+		Directive key = directive(type, "key");
+		KeyTemplate partition;
+		Optional<KeyTemplate> sort = Optional.empty();
+		try {
+			if (key != null) {
+				partition = KeyTemplate.parse(string(key, "partitionKey"));
+				String sortTemplate = string(key, "sortKey");
+				if (sortTemplate != null) {
+					sort = Optional.of(KeyTemplate.parse(sortTemplate));
+				}
+			}
+			else {
+				partition = KeyTemplate.of(fieldOf(fields, partitionKey, type, table, "partition"));
+				if (sortKey.isPresent()) {
+					sort = Optional.of(KeyTemplate.of(fieldOf(fields, sortKey.get(), type, table, "sort")));
+				}
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			this.reading.problem((key != null) ? key : table, ex.getMessage() + ".");
+			return null;
+		}
+		if (sort.isPresent() && sortKey.isEmpty()) {
+			this.reading.problem(key, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
+				.formatted(type.getName(), tableName));
+		}
+		if (sort.isEmpty() && sortKey.isPresent()) {
+			this.reading.problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
+				.formatted(type.getName(), tableName, sortKey.get()));
+		}
+		for (KeyTemplate template : sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
+			for (String placeholder : template.placeholders()) {
+				AttributeField field = fields.get(placeholder);
+				if (field == null) {
+					this.reading.problem((key != null) ? key : table, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`."
+						.formatted(template, type.getName(), placeholder, type.getName()));
+				}
+				else if (field.type().keyType().isEmpty()) {
+					this.reading.problem((key != null) ? key : table, "`%s.%s` is in a key but is neither a string, a number nor bytes."
+						.formatted(type.getName(), placeholder));
+				}
+			}
+		}
+		if (this.reading.problems.size() > problems) {
+			return null;
+		}
+		return new Declared(type, table, tableName, partitionKey, sortKey,
+				Optional.ofNullable(string(table, "typeAttribute")), Optional.ofNullable(string(table, "typeValue")),
+				fields, partition, sort);
+	}
+
+	/** The field that holds key attribute {@code attribute} (named so, or by {@code @attribute}). */
+	private String fieldOf(Map<String, AttributeField> fields, String attribute, ObjectTypeDefinition type,
+			Directive table, String which) {
+		for (AttributeField field : fields.values()) {
+			if (field.attribute().equals(attribute)) {
+				return field.name();
+			}
+		}
+		throw new IllegalArgumentException(("`%s` has no field for the table's %s key `%s`: add a field `%s` "
+				+ "(or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`")
+			.formatted(type.getName(), which, attribute, attribute, attribute));
+	}
+
+	private void declareTable(String name, List<Declared> types) {
+		Declared first = types.get(0);
+		for (Declared other : types.subList(1, types.size())) {
+			if (!other.partitionKey().equals(first.partitionKey()) || !other.sortKey().equals(first.sortKey())
+					|| !other.typeAttribute().equals(first.typeAttribute())) {
+				this.reading.problem(other.table(), ("`@table` of `%s` declares table `%s` with other keys or type attribute than "
+						+ "`%s` does (%s): every type in one table declares the same `partitionKey`, `sortKey` and "
+						+ "`typeAttribute`.").formatted(other.type().getName(), name, first.type().getName(),
+								Location.of(first.table())));
+			}
+		}
+		KeyAttribute partitionKey = keyAttribute(first.partitionKey(), types, true, first.table());
+		Optional<KeyAttribute> sortKey = first.sortKey().map((sort) -> keyAttribute(sort, types, false, first.table()));
+		Map<String, Index> indexes = new TreeMap<>();
+		for (Declared type : types) {
+			for (Directive directive : type.type().getDirectives()) {
+				boolean global = directive.getName().equals("globalIndex");
+				if (!global && !directive.getName().equals("localIndex")) {
+					continue;
+				}
+				String indexName = string(directive, "name");
+				if (!global && first.sortKey().isEmpty()) {
+					this.reading.problem(directive, ("local index `%s` needs table `%s` to have a sort key: DynamoDB has local indexes on "
+							+ "tables with a partition and a sort key only; declare the table's `sortKey`, or "
+							+ "`@globalIndex(name: \"%s\", partitionKey: \"%s\", sortKey: \"%s\")`.").formatted(indexName, name,
+									indexName, first.partitionKey(), string(directive, "sortKey")));
+					continue;
+				}
+				KeyAttribute indexPartition = global ? attributeType(string(directive, "partitionKey"), types, directive)
+						: partitionKey;
+				String indexSortName = string(directive, "sortKey");
+				Optional<KeyAttribute> indexSort = Optional.ofNullable(indexSortName)
+					.map((sort) -> attributeType(sort, types, directive));
+				Index index = new Index(indexName, global, indexPartition, indexSort, Location.of(directive));
+				Index known = indexes.putIfAbsent(indexName, index);
+				if (known != null && !(known.global() == index.global()
+						&& known.partitionKey().equals(index.partitionKey()) && known.sortKey().equals(index.sortKey()))) {
+					this.reading.problem(directive, "index `%s` of table `%s` is declared with other keys at %s."
+						.formatted(indexName, name, known.location()));
+				}
+			}
+		}
+		Table table = new Table(name, this.reading.prefix + name, partitionKey, sortKey, indexes, first.typeAttribute(),
+				Location.of(first.table()));
+		this.reading.tables.put(name, table);
+		List<Entity> inTable = new ArrayList<>();
+		for (Declared type : types) {
+			Entity entity = new Entity(type.type().getName(), table, type.partition(), type.sort(), type.typeValue(),
+					type.fields(), implementsNode(type.type()), Location.of(type.type()));
+			this.reading.entities.put(entity.name(), entity);
+			inTable.add(entity);
+		}
+		if (table.typeAttribute().isEmpty()) {
+			for (int i = 0; i < inTable.size(); i++) {
+				for (int j = i + 1; j < inTable.size(); j++) {
+					Entity a = inTable.get(i);
+					Entity b = inTable.get(j);
+					if (sameShape(a, b)) {
+						this.reading.problem(types.get(j).table(), ("`%s` and `%s` share table `%s` with keys of the same shape, so "
+								+ "their items cannot be told apart: give them `@key` templates with distinct constant "
+								+ "text (e.g. `ORDER#{orderId}`), or `@table(typeAttribute: ...)`.")
+							.formatted(a.name(), b.name(), name));
+					}
+				}
+			}
+		}
+	}
+
+	private static boolean sameShape(Entity a, Entity b) {
+		return shape(a.partition()).equals(shape(b.partition()))
+				&& a.sort().map(TableReader::shape).equals(b.sort().map(TableReader::shape));
+	}
+
+	private static String shape(KeyTemplate template) {
+		StringBuilder shape = new StringBuilder();
+		template.parts().forEach((part) -> shape.append(part.isConstant() ? part.text() : "{}"));
+		return shape.toString();
+	}
+
+	/** A table key attribute's type: from the types' key templates, which must agree. */
+	private KeyAttribute keyAttribute(String attribute, List<Declared> types, boolean partition, Directive at) {
+		ScalarAttributeType found = null;
+		for (Declared type : types) {
+			Optional<KeyTemplate> template = partition ? Optional.of(type.partition()) : type.sort();
+			if (template.isEmpty()) {
+				continue;
+			}
+			ScalarAttributeType each = template.get().isPlaceholder()
+					? type.fields().get(template.get().placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S)
+					: ScalarAttributeType.S;
+			if (found != null && found != each) {
+				this.reading.problem(type.table(), "the types of table `%s` store its key `%s` as both %s and %s."
+					.formatted(type.tableName(), attribute, found, each));
+			}
+			found = each;
+		}
+		return new KeyAttribute(attribute, (found != null) ? found : ScalarAttributeType.S);
+	}
+
+	/** An index key attribute's type: from a field that stores it, else a string. */
+	private KeyAttribute attributeType(String attribute, List<Declared> types, Directive at) {
+		if (attribute == null || attribute.isBlank()) {
+			this.reading.problem(at, "`@%s` needs its key attribute names.".formatted(at.getName()));
+			return KeyAttribute.string("?");
+		}
+		for (Declared type : types) {
+			if (attribute.equals(type.partitionKey()) && type.partition().isPlaceholder()
+					|| type.sortKey().filter(attribute::equals).isPresent() && type.sort().get().isPlaceholder()) {
+				KeyTemplate template = attribute.equals(type.partitionKey()) ? type.partition() : type.sort().get();
+				return new KeyAttribute(attribute,
+						type.fields().get(template.placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S));
+			}
+			for (AttributeField field : type.fields().values()) {
+				if (field.attribute().equals(attribute) && field.type().keyType().isPresent()) {
+					return new KeyAttribute(attribute, field.type().keyType().get());
+				}
+			}
+		}
+		return KeyAttribute.string(attribute);
+	}
+
+	private void readAbstractTypes() {
+		for (ObjectTypeDefinition type : this.reading.objectTypes()) {
+			Entity entity = this.reading.entities.get(type.getName());
+			if (entity == null) {
+				continue;
+			}
+			for (Type<?> implemented : type.getImplements()) {
+				String name = ((TypeName) implemented).getName();
+				this.reading.abstractTypes.computeIfAbsent(name, (key) -> new ArrayList<>()).add(entity);
+			}
+		}
+		for (UnionTypeDefinition union : this.reading.registry.getTypes(UnionTypeDefinition.class)) {
+			List<Entity> members = new ArrayList<>();
+			for (Type<?> member : union.getMemberTypes()) {
+				Entity entity = this.reading.entities.get(((TypeName) member).getName());
+				if (entity != null) {
+					members.add(entity);
+				}
+			}
+			if (!members.isEmpty()) {
+				this.reading.abstractTypes.put(union.getName(), members);
+			}
+		}
+	}
+
+}
