@@ -25,14 +25,12 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.AuthenticationException;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -43,7 +41,6 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.error.ErrorCode;
-import dev.dynamorelay.request.Caller;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.SchemaFiles;
@@ -181,17 +178,13 @@ public class AccessConfiguration {
 	}
 
 	/**
-	 * Gives every GraphQL execution its {@link Caller}: the validated token's claims, or nobody. Read from
-	 * the security context on the servlet thread, which calls the first interceptors directly: it runs
-	 * before any other interceptor could defer the chain.
+	 * Answers a request of which nothing could run for want of a caller with {@code WWW-Authenticate}
+	 * (the caller itself reaches every execution through {@link CallerFilter}).
 	 */
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE)
-	WebGraphQlInterceptor callerInterceptor() {
+	WebGraphQlInterceptor unauthenticatedAnswers() {
 		return (request, chain) -> {
-			Caller caller = (SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken jwt)
-					? Caller.of(jwt.getToken().getClaims()) : Caller.ANONYMOUS;
-			request.getAttributes().put(Caller.ATTRIBUTE, caller);
 			return chain.next(request).doOnNext((response) -> {
 				if (Access.nothingRanUnauthenticated(response.getExecutionResult())) {
 					response.getResponseHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");

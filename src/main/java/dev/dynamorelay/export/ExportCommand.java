@@ -300,7 +300,7 @@ public final class ExportCommand {
 	 * {@code @Configuration}, so that the server's component scan leaves it out.
 	 */
 	@Import(DynamoDbConfiguration.class)
-	@EnableConfigurationProperties({ SchemaProperties.class, CursorProperties.class })
+	@EnableConfigurationProperties({ SchemaProperties.class, TablesProperties.class, CursorProperties.class })
 	static class Context {
 
 	}

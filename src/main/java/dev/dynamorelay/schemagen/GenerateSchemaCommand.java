@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -98,6 +99,7 @@ public final class GenerateSchemaCommand {
 	 * component scan leaves it out.
 	 */
 	@Import(DynamoDbConfiguration.class)
+	@EnableConfigurationProperties(TablesProperties.class)
 	static class Context {
 
 	}
