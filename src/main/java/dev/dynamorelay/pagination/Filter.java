@@ -1,6 +1,7 @@
 package dev.dynamorelay.pagination;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -33,8 +34,33 @@ public record Filter(String attribute, Op op, List<AttributeValue> values) {
 		}
 	}
 
+	/** Whether {@code item} passes this condition, as DynamoDB's FilterExpression would say. */
+	public boolean matches(Map<String, AttributeValue> item) {
+		AttributeValue value = item.get(this.attribute);
+		if (this.op == Op.NOT_EXISTS) {
+			return value == null;
+		}
+		if (value == null) {
+			return false;
+		}
+		AttributeValue operand = this.values.isEmpty() ? null : this.values.get(0);
+		return switch (this.op) {
+			case EQ -> AttributeValues.equal(value, operand);
+			case NE -> !AttributeValues.equal(value, operand);
+			case LT -> AttributeValues.compare(value, operand).map((c) -> c < 0).orElse(false);
+			case LE -> AttributeValues.compare(value, operand).map((c) -> c <= 0).orElse(false);
+			case GT -> AttributeValues.compare(value, operand).map((c) -> c > 0).orElse(false);
+			case GE -> AttributeValues.compare(value, operand).map((c) -> c >= 0).orElse(false);
+			case BEGINS_WITH -> AttributeValues.beginsWith(value, operand);
+			case CONTAINS -> AttributeValues.contains(value, operand);
+			case EXISTS -> true;
+			case NOT_EXISTS -> false;
+			case IN -> this.values.stream().anyMatch((each) -> AttributeValues.equal(value, each));
+		};
+	}
+
 	/** The expression over {@code name} with the value placeholders {@code valuePrefix0, 1, ...}. */
-	String expression(String name, String valuePrefix) {
+	public String expression(String name, String valuePrefix) {
 		return switch (this.op) {
 			case EQ -> name + " = " + valuePrefix + "0";
 			// DynamoDB's `<>` is true for an item without the attribute; a filter never matches one.

@@ -30,6 +30,21 @@ public record KeyCondition(Op op, List<AttributeValue> values) {
 		return new KeyCondition(Op.BETWEEN, List.of(low, high));
 	}
 
+	/** Whether a sort key value meets this condition, as DynamoDB's KeyConditionExpression would say. */
+	public boolean matches(AttributeValue sortKey) {
+		AttributeValue operand = this.values.get(0);
+		return switch (this.op) {
+			case EQ -> AttributeValues.equal(sortKey, operand);
+			case LT -> AttributeValues.compare(sortKey, operand).map((c) -> c < 0).orElse(false);
+			case LE -> AttributeValues.compare(sortKey, operand).map((c) -> c <= 0).orElse(false);
+			case GT -> AttributeValues.compare(sortKey, operand).map((c) -> c > 0).orElse(false);
+			case GE -> AttributeValues.compare(sortKey, operand).map((c) -> c >= 0).orElse(false);
+			case BETWEEN -> AttributeValues.compare(sortKey, operand).map((c) -> c >= 0).orElse(false)
+					&& AttributeValues.compare(sortKey, this.values.get(1)).map((c) -> c <= 0).orElse(false);
+			case BEGINS_WITH -> AttributeValues.beginsWith(sortKey, operand);
+		};
+	}
+
 	/** The expression over {@code #sk} with the values {@code :sk0} (and {@code :sk1}). */
 	String expression() {
 		return switch (this.op) {

@@ -1,8 +1,11 @@
 package dev.dynamorelay.pagination;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
 
@@ -61,6 +64,44 @@ public final class Paginator {
 		Position start = request.cursor().map((cursor) -> this.cursors.decode(binding, cursor)).orElse(null);
 		return new ConnectionRead<>(this.dynamoDb, this.cursors, this.budgets, definition, query, request, binding,
 				start, this.meters.of(definition.field()));
+	}
+
+	/**
+	 * The edge of {@code item} in the connection {@code definition} reads for {@code query}: its node and the
+	 * cursor a page of the connection gives it, so that reading on from it continues right behind it. Empty
+	 * when the item is not in that connection: another partition, outside the key range, filtered out, not a
+	 * node of it, or without the keys of the index read (a sparse index). Reads nothing: DynamoDB's
+	 * conditions are evaluated here, as DynamoDB evaluates them.
+	 */
+	public <T> Optional<Edge<T>> edge(ConnectionDefinition<T> definition, ConnectionQuery query,
+			Map<String, AttributeValue> item) {
+		if (!contains(definition, query, item)) {
+			return Optional.empty();
+		}
+		T node = definition.mapper().apply(item);
+		if (node == null) {
+			return Optional.empty();
+		}
+		return Optional.of(new Edge<>(this.cursors.encode(CursorBinding.of(definition, query), item), node));
+	}
+
+	/** Whether {@code item} has the connection's position keys and meets its key condition and filters. */
+	private static boolean contains(ConnectionDefinition<?> definition, ConnectionQuery query,
+			Map<String, AttributeValue> item) {
+		for (KeyAttribute key : definition.positionKey()) {
+			if (!item.containsKey(key.name())) {
+				return false;
+			}
+		}
+		if (query.partition().isPresent()
+				&& !AttributeValues.equal(item.get(definition.partitionKey().orElseThrow().name()), query.partition().get())) {
+			return false;
+		}
+		if (query.sortCondition().isPresent()
+				&& !query.sortCondition().get().matches(item.get(definition.sortKey().orElseThrow().name()))) {
+			return false;
+		}
+		return query.filters().stream().allMatch((filter) -> filter.matches(item));
 	}
 
 	/**
