@@ -173,6 +173,28 @@ public final class Access {
 	}
 
 	/**
+	 * Whose items of {@code entity} a mutation at {@code at} may write for {@code caller}, by the type's
+	 * rules (the field's own are checked before it runs): any (empty), or only the caller's own.
+	 * @throws AccessDeniedException when the type's rules allow the caller none
+	 */
+	public Optional<Owner> write(FieldCoordinates at, Entity entity, Caller caller) {
+		if (!this.enforced) {
+			return Optional.empty();
+		}
+		Owned owned = grant(at, entity, caller, !this.rules.field(at).isEmpty());
+		return (owned != null) ? Optional.of(new Owner(owned.field(), owned.identity())) : Optional.empty();
+	}
+
+	/**
+	 * The items a caller owns under a type's OWNER rule.
+	 *
+	 * @param field the type's owner field
+	 * @param identity the caller's identity, by the rule's claim
+	 */
+	public record Owner(AttributeField field, String identity) {
+	}
+
+	/**
 	 * Checks what a field wired in Java returns (an item, a list of them, or either to come): each item's
 	 * type rules, unless the field's own rules cover a type without any.
 	 * @return {@code value}, or the same to come, checked

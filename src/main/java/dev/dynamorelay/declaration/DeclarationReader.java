@@ -1,5 +1,8 @@
 package dev.dynamorelay.declaration;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import graphql.language.Directive;
 import graphql.language.FieldDefinition;
 import graphql.language.ObjectTypeDefinition;
@@ -23,11 +26,14 @@ public final class DeclarationReader {
 
 	private final LookupReader lookups;
 
+	private final MutationReader mutations;
+
 	private DeclarationReader(TypeDefinitionRegistry registry, String prefix) {
 		this.reading = new Reading(registry, prefix);
 		KeyValueReader keys = new KeyValueReader(this.reading);
 		this.connections = new ConnectionReader(this.reading, keys, new ArgumentReader(this.reading));
 		this.lookups = new LookupReader(this.reading, keys);
+		this.mutations = new MutationReader(this.reading);
 	}
 
 	/**
@@ -43,10 +49,12 @@ public final class DeclarationReader {
 		if (!read.problems.isEmpty()) {
 			throw new DeclarationException("The schema's declarations cannot be served", read.problems);
 		}
-		return new Declarations(read.tables, read.entities, read.connections, read.lookups, read.abstractTypes);
+		return new Declarations(read.tables, read.entities, read.connections, read.lookups, read.abstractTypes,
+				reader.mutations.mutations());
 	}
 
 	private void readFields() {
+		List<Runnable> mutations = new ArrayList<>();
 		for (ObjectTypeDefinition type : this.reading.objectTypes()) {
 			if (this.reading.unreadable.contains(type.getName())) {
 				continue;
@@ -77,11 +85,16 @@ public final class DeclarationReader {
 				else if (lookup != null) {
 					this.lookups.read(type, parent, field, lookup);
 				}
+				else if (MutationReader.isMutation(field)) {
+					// After every connection: a mutation's payload may answer an edge of one.
+					mutations.add(() -> this.mutations.read(type, field));
+				}
 				else {
 					field.getInputValueDefinitions().forEach((argument) -> this.reading.noConnectionArgument(type, field, argument));
 				}
 			}
 		}
+		mutations.forEach(Runnable::run);
 	}
 
 }

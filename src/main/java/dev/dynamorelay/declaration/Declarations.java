@@ -24,9 +24,11 @@ import dev.dynamorelay.error.InvalidArgumentException;
  * @param connections the connection fields
  * @param lookups the one-to-one fields
  * @param abstractTypes interfaces and unions that declared types implement or belong to, with those types
+ * @param mutations the mutation fields
  */
 public record Declarations(Map<String, Table> tables, Map<String, Entity> entities,
-		List<DeclaredConnection> connections, List<DeclaredLookup> lookups, Map<String, List<Entity>> abstractTypes) {
+		List<DeclaredConnection> connections, List<DeclaredLookup> lookups, Map<String, List<Entity>> abstractTypes,
+		List<DeclaredMutation> mutations) {
 
 	public Declarations {
 		tables = Map.copyOf(tables);
@@ -34,6 +36,7 @@ public record Declarations(Map<String, Table> tables, Map<String, Entity> entiti
 		connections = List.copyOf(connections);
 		lookups = List.copyOf(lookups);
 		abstractTypes = Map.copyOf(abstractTypes);
+		mutations = List.copyOf(mutations);
 	}
 
 	/** The declared type named {@code name}, which the sample's own code relies on. */

@@ -20,12 +20,43 @@ import dev.dynamorelay.schema.Location;
  * @param fields the fields that read attributes, by field name
  * @param node whether the type implements {@code Node} (its {@code id} is the global id)
  * @param location where the type is declared
+ * @param version the field that holds the item's optimistic version ({@code @version}), if any
+ * @param indexKeys how a write fills the key attributes of the table's secondary indexes that are no fields
+ * of this type ({@code @indexKey}), by index name
  */
 public record Entity(String name, Table table, KeyTemplate partition, Optional<KeyTemplate> sort,
-		Optional<String> typeValue, Map<String, AttributeField> fields, boolean node, Location location) {
+		Optional<String> typeValue, Map<String, AttributeField> fields, boolean node, Location location,
+		Optional<AttributeField> version, Map<String, IndexKey> indexKeys) {
 
 	public Entity {
 		fields = Map.copyOf(fields);
+		indexKeys = Map.copyOf(indexKeys);
+	}
+
+	/** A type whose items the server only reads: no version, no index key templates. */
+	public Entity(String name, Table table, KeyTemplate partition, Optional<KeyTemplate> sort,
+			Optional<String> typeValue, Map<String, AttributeField> fields, boolean node, Location location) {
+		this(name, table, partition, sort, typeValue, fields, node, location, Optional.empty(), Map.of());
+	}
+
+	/**
+	 * How this type's items fill the key attributes of one secondary index when the server writes them.
+	 *
+	 * @param index the index
+	 * @param partition the template of the index's partition key, when it is no field of the type
+	 * @param sort the template of the index's sort key, when it has one that is no field of the type
+	 */
+	public record IndexKey(Table.Index index, Optional<KeyTemplate> partition, Optional<KeyTemplate> sort) {
+	}
+
+	/** The value this type's items hold in the table's type attribute, when the table has one. */
+	public Optional<AttributeValue> typeAttributeValue() {
+		return this.table.typeAttribute().map((attribute) -> AttributeValue.fromS(this.typeValue.orElse(this.name)));
+	}
+
+	/** The field that stores {@code attribute} under its own name, if any. */
+	public Optional<AttributeField> fieldOf(String attribute) {
+		return this.fields.values().stream().filter((field) -> field.attribute().equals(attribute)).findFirst();
 	}
 
 	/**

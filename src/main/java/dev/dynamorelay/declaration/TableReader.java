@@ -207,7 +207,8 @@ final class TableReader {
 		List<Entity> inTable = new ArrayList<>();
 		for (Declared type : types) {
 			Entity entity = new Entity(type.type().getName(), table, type.partition(), type.sort(), type.typeValue(),
-					type.fields(), implementsNode(type.type()), Location.of(type.type()));
+					type.fields(), implementsNode(type.type()), Location.of(type.type()), version(type),
+					indexKeys(type, table));
 			this.reading.entities.put(entity.name(), entity);
 			inTable.add(entity);
 		}
@@ -225,6 +226,113 @@ final class TableReader {
 				}
 			}
 		}
+	}
+
+	/** The type's {@code @version} field: an {@code Int} or {@code Long} of its own, at most one. */
+	private Optional<AttributeField> version(Declared type) {
+		Optional<AttributeField> version = Optional.empty();
+		for (FieldDefinition field : this.reading.fields(type.type())) {
+			Directive directive = directive(field, "version");
+			if (directive == null) {
+				continue;
+			}
+			String coordinates = type.type().getName() + "." + field.getName();
+			AttributeField declared = type.fields().get(field.getName());
+			if (declared == null || !(declared.type() instanceof ValueType.Number number)
+					|| (number.kind() != ValueType.Number.Kind.INT && number.kind() != ValueType.Number.Kind.LONG)) {
+				this.reading.problem(directive, "`%s` is a `@version`, which counts writes: declare it as `Int` or `Long`."
+					.formatted(coordinates));
+				continue;
+			}
+			if (type.partition().placeholders().contains(field.getName())
+					|| type.sort().map((sort) -> sort.placeholders().contains(field.getName())).orElse(false)) {
+				this.reading.problem(directive, "`%s` is in the key of `%s`: a `@version` changes with every write, a key never."
+					.formatted(coordinates, type.type().getName()));
+				continue;
+			}
+			if (version.isPresent()) {
+				this.reading.problem(directive, "`%s` has two `@version` fields, `%s` and `%s`: keep one."
+					.formatted(type.type().getName(), version.get().name(), field.getName()));
+				continue;
+			}
+			version = Optional.of(declared);
+		}
+		return version;
+	}
+
+	/** The type's {@code @indexKey} templates, each for a declared index of its table. */
+	private Map<String, Entity.IndexKey> indexKeys(Declared type, Table table) {
+		Map<String, Entity.IndexKey> keys = new TreeMap<>();
+		for (Directive directive : type.type().getDirectives("indexKey")) {
+			String name = string(directive, "index");
+			Index index = table.indexes().get(name);
+			if (index == null) {
+				this.reading.problem(directive, "`@indexKey` of `%s` names index `%s`, which table `%s` does not declare."
+					.formatted(type.type().getName(), name, table.name()));
+				continue;
+			}
+			if (keys.containsKey(name)) {
+				this.reading.problem(directive, "`%s` has two `@indexKey` for index `%s`: keep one."
+					.formatted(type.type().getName(), name));
+				continue;
+			}
+			Optional<KeyTemplate> partition = indexTemplate(type, directive, "partitionKey",
+					index.global() ? Optional.of(index.partitionKey()) : Optional.empty());
+			Optional<KeyTemplate> sort = indexTemplate(type, directive, "sortKey", index.sortKey());
+			if (partition.isEmpty() && sort.isEmpty()) {
+				this.reading.problem(directive, ("`@indexKey` of `%s` for index `%s` gives no template: give `partitionKey` "
+						+ "or `sortKey` for the key attributes that are no fields of `%s`.").formatted(type.type().getName(),
+								name, type.type().getName()));
+				continue;
+			}
+			keys.put(name, new Entity.IndexKey(index, partition, sort));
+		}
+		return keys;
+	}
+
+	/** One template of an {@code @indexKey}, for a key attribute of the index that holds strings. */
+	private Optional<KeyTemplate> indexTemplate(Declared type, Directive directive, String which,
+			Optional<KeyAttribute> attribute) {
+		String source = string(directive, which);
+		if (source == null) {
+			return Optional.empty();
+		}
+		String typeName = type.type().getName();
+		if (attribute.isEmpty()) {
+			this.reading.problem(directive, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
+				.formatted(typeName, which, string(directive, "index"),
+						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
+			return Optional.empty();
+		}
+		KeyTemplate template;
+		try {
+			template = KeyTemplate.parse(source);
+		}
+		catch (IllegalArgumentException ex) {
+			this.reading.problem(directive, ex.getMessage() + ".");
+			return Optional.empty();
+		}
+		if (type.fields().values().stream().anyMatch((field) -> field.attribute().equals(attribute.get().name()))) {
+			this.reading.problem(directive, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
+					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
+							attribute.get().name(), attribute.get().name(), typeName));
+			return Optional.empty();
+		}
+		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
+			this.reading.problem(directive, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
+				.formatted(typeName, attribute.get().name(), attribute.get().type()));
+			return Optional.empty();
+		}
+		for (String placeholder : template.placeholders()) {
+			AttributeField field = type.fields().get(placeholder);
+			if (field == null || field.type().keyType().isEmpty()) {
+				this.reading.problem(directive, "`@indexKey` template `%s` of `%s` names `{%s}`, which is no %sfield of `%s`."
+					.formatted(template, typeName, placeholder, (field == null) ? "" : "string, number or bytes ",
+							typeName));
+				return Optional.empty();
+			}
+		}
+		return Optional.of(template);
 	}
 
 	private static boolean sameShape(Entity a, Entity b) {

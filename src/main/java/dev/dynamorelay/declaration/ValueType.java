@@ -418,7 +418,7 @@ public sealed interface ValueType {
 	}
 
 	/** Checks a key value the way DynamoDB would, so that a refused key is the client's error. */
-	static AttributeValue checkKey(String argument, AttributeValue value, int maxBytes) {
+	public static AttributeValue checkKey(String argument, AttributeValue value, int maxBytes) {
 		if (value.s() != null) {
 			if (value.s().isEmpty()) {
 				throw new InvalidArgumentException("`%s` must not be empty.".formatted(argument));

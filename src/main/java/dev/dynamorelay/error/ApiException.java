@@ -19,4 +19,9 @@ public abstract class ApiException extends RuntimeException {
 	/** The value of {@code extensions.code} in the GraphQL error. */
 	public abstract ErrorCode code();
 
+	/** What the GraphQL error's {@code extensions} hold beside the code (e.g. {@code currentVersion}). */
+	public java.util.Map<String, Object> extensions() {
+		return java.util.Map.of();
+	}
+
 }

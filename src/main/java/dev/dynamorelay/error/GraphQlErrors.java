@@ -36,6 +36,17 @@ public final class GraphQlErrors {
 		return builder(environment, code).message(message).build();
 	}
 
+	/** The error of a failure the client caused: its code, message and extensions. */
+	public static GraphQLError of(DataFetchingEnvironment environment, ApiException failure) {
+		Map<String, Object> extensions = new LinkedHashMap<>(failure.extensions());
+		extensions.put(CODE, failure.code().name());
+		return GraphqlErrorBuilder.newError(environment)
+			.errorType(failure.code().errorType())
+			.message(failure.getMessage())
+			.extensions(extensions)
+			.build();
+	}
+
 	private static GraphqlErrorBuilder<?> coded(GraphqlErrorBuilder<?> builder, ErrorCode code) {
 		return builder.errorType(code.errorType()).extensions(Map.of(CODE, code.name()));
 	}

@@ -284,7 +284,11 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 			if (!(source instanceof Item item)) {
 				return null;
 			}
-			return item.entity().read(item.attributes(), this.field);
+			Object value = item.entity().read(item.attributes(), this.field);
+			if (value == null && item.entity().version().filter((version) -> version == this.field).isPresent()) {
+				return 0; // an item written elsewhere, without a version, counts as version 0
+			}
+			return value;
 		}
 
 		@Override

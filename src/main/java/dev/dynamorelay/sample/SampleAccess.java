@@ -8,7 +8,7 @@ import dev.dynamorelay.schema.SchemaProperties;
 /**
  * The DynamoDB calls of the sample's own Java code, which the declarations cannot show: the IAM policy
  * ({@code generate-iam-policy}) grants them only while that code runs, that is while the sample schema is
- * served. Kept here, beside {@link PurchaseMutations} and {@link SampleData}: a new call there belongs here too
+ * served. Kept here, beside {@link SampleData}: a new call there belongs here too
  * ({@code SampleCallsIT} records the calls the server makes and fails when the two part).
  */
 public final class SampleAccess {
@@ -18,7 +18,7 @@ public final class SampleAccess {
 
 	/**
 	 * Whether the sample's code runs for these schema locations: as {@code @ConditionalOnProperty} on
-	 * {@link PurchaseMutations} and {@link SampleConfiguration} decides it (the property missing or the sample's).
+	 * {@link SampleConfiguration} decides it (the property missing or the sample's).
 	 */
 	public static boolean served(String locations) {
 		return locations == null || locations.equalsIgnoreCase(SchemaProperties.SAMPLE);

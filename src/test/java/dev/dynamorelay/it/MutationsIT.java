@@ -58,8 +58,9 @@ class MutationsIT extends IntegrationTest {
 		assertThat(Instant.parse(firstAt).toEpochMilli()).isGreaterThanOrEqualTo(before);
 
 		GraphQlResponse duplicate = execute(CREATE, Map.of("input", input(userId, firstAt, 99.0)));
-		Errors.assertCode(duplicate, "INVALID_ARGUMENT");
-		assertThat(duplicate.getErrors().get(0).getMessage()).contains("already has a purchase");
+		// A duplicate purchasedAt is a write whose condition does not hold since writes are declared.
+		Errors.assertCode(duplicate, "CONFLICT");
+		assertThat(duplicate.getErrors().get(0).getMessage()).contains("exists already").contains("nothing was written");
 		Walker.Page page = this.walker.page(Documents.USER_PURCHASES, "user.purchases", Map.of("userId", userId));
 		assertThat(page.edges()).hasSize(2);
 		assertThat(page.edges()).allSatisfy((edge) -> assertThat(Walker.node(edge)).containsEntry("amount", 3.0));

@@ -47,7 +47,7 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 	private GraphQLError resolve(Throwable failure, DataFetchingEnvironment environment) {
 		Throwable cause = DynamoDbFailures.unwrap(failure);
 		if (cause instanceof ApiException api && api.code() != ErrorCode.UNAVAILABLE) {
-			return error(environment, api.code(), api.getMessage());
+			return GraphQlErrors.of(environment, api);
 		}
 		if (DynamoDbFailures.isUnavailable(cause)) {
 			Object path = environment.getExecutionStepInfo().getPath();

@@ -1,0 +1,223 @@
+package dev.dynamorelay.write;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.declaration.KeyTemplate;
+import dev.dynamorelay.declaration.KeyValue;
+import dev.dynamorelay.declaration.Table;
+import dev.dynamorelay.declaration.ValueType;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.pagination.KeyAttribute;
+
+/**
+ * Composes what a write stores for an item of a declared type: each field's attribute, the table key from
+ * the type's key templates, the type attribute, and the key attributes of the secondary indexes the type's
+ * {@code @indexKey} templates fill; and checks it against DynamoDB's rules before anything is sent.
+ */
+final class ItemComposer {
+
+	/** DynamoDB's limit on an item's size. */
+	static final int MAX_ITEM_BYTES = 400 * 1024;
+
+	private ItemComposer() {
+	}
+
+	/**
+	 * The whole item of {@code entity} holding {@code values} (stored values by field name).
+	 * @param where how the client names the values' input (e.g. {@code input}, {@code input[2]})
+	 * @throws InvalidArgumentException when a key part is missing or cannot be a key, or the item is too large
+	 */
+	static Map<String, AttributeValue> item(Entity entity, Map<String, AttributeValue> values, String where) {
+		Map<String, AttributeValue> item = new LinkedHashMap<>();
+		values.forEach((name, value) -> item.put(entity.fields().get(name).attribute(), value));
+		item.putAll(key(entity, values, where));
+		entity.typeAttributeValue().ifPresent((type) -> item.put(entity.table().typeAttribute().get(), type));
+		indexKeys(entity, values, where).forEach((attribute, value) -> value.ifPresent((given) -> item.put(attribute, given)));
+		checkKeys(entity, item, where);
+		checkSize(item, where);
+		return item;
+	}
+
+	/** The table key of the item of {@code entity} holding {@code values}. */
+	static Map<String, AttributeValue> key(Entity entity, Map<String, AttributeValue> values, String where) {
+		Table table = entity.table();
+		Map<String, AttributeValue> key = new LinkedHashMap<>();
+		key.put(table.partitionKey().name(), required(entity, entity.partition(), table.partitionKey(), values, where,
+				KeyValue.MAX_PARTITION_KEY_BYTES));
+		entity.sort().ifPresent((sort) -> key.put(table.sortKey().orElseThrow().name(),
+				required(entity, sort, table.sortKey().orElseThrow(), values, where, KeyValue.MAX_SORT_KEY_BYTES)));
+		return key;
+	}
+
+	/**
+	 * The index key attributes the type's {@code @indexKey} templates fill, each with its value, or empty where
+	 * a placeholder has no value (the item is then left out of that index).
+	 */
+	static Map<String, Optional<AttributeValue>> indexKeys(Entity entity, Map<String, AttributeValue> values,
+			String where) {
+		Map<String, Optional<AttributeValue>> keys = new LinkedHashMap<>();
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			Table.Index index = indexKey.index();
+			indexKey.partition().ifPresent((template) -> keys.put(index.partitionKey().name(),
+					compose(entity, template, index.partitionKey(), values, where, KeyValue.MAX_PARTITION_KEY_BYTES)));
+			indexKey.sort().ifPresent((template) -> keys.put(index.sortKey().orElseThrow().name(),
+					compose(entity, template, index.sortKey().orElseThrow(), values, where, KeyValue.MAX_SORT_KEY_BYTES)));
+		}
+		return keys;
+	}
+
+	/** The templates that fill index keys, with the attribute each fills. */
+	static Map<String, KeyTemplate> indexTemplates(Entity entity) {
+		Map<String, KeyTemplate> templates = new LinkedHashMap<>();
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			indexKey.partition().ifPresent((template) -> templates.put(indexKey.index().partitionKey().name(), template));
+			indexKey.sort().ifPresent((template) -> templates.put(indexKey.index().sortKey().orElseThrow().name(), template));
+		}
+		return templates;
+	}
+
+	private static AttributeValue required(Entity entity, KeyTemplate template, KeyAttribute attribute,
+			Map<String, AttributeValue> values, String where, int maxBytes) {
+		return compose(entity, template, attribute, values, where, maxBytes).orElseThrow(() -> {
+			List<String> missing = template.placeholders().stream().filter((name) -> values.get(name) == null).toList();
+			return new InvalidArgumentException("`%s.%s` is needed: it is a part of the key of %s `%s`.".formatted(where,
+					missing.get(0), entity.name(), template));
+		});
+	}
+
+	/**
+	 * A key template filled with {@code values}: a single placeholder is the value itself (as the key's type),
+	 * a composed template the text of each value; empty when a value is missing.
+	 * @throws InvalidArgumentException for a value that is empty, holds the template's separator, or makes
+	 * the key too long
+	 */
+	static Optional<AttributeValue> compose(Entity entity, KeyTemplate template, KeyAttribute attribute,
+			Map<String, AttributeValue> values, String where, int maxBytes) {
+		if (template.isPlaceholder()) {
+			String name = template.placeholders().get(0);
+			AttributeValue value = values.get(name);
+			if (value == null) {
+				return Optional.empty();
+			}
+			return Optional.of(ValueType.checkKey(where + "." + name, retype(value, attribute), maxBytes));
+		}
+		List<String> missing = new ArrayList<>();
+		String key = template.fill((name) -> {
+			AttributeValue value = values.get(name);
+			AttributeField field = entity.fields().get(name);
+			String text = (value != null && field != null) ? field.type().keyText(value) : null;
+			if (text == null) {
+				missing.add(name);
+				return "";
+			}
+			if (text.isEmpty()) {
+				throw new InvalidArgumentException("`%s.%s` must not be empty: it is a part of the key `%s`."
+					.formatted(where, name, template));
+			}
+			for (String separator : template.separators()) {
+				if (text.contains(separator)) {
+					throw new InvalidArgumentException(("`%s.%s` must not contain `%s`: the key `%s` separates its parts "
+							+ "with it.").formatted(where, name, separator, template));
+				}
+			}
+			return text;
+		});
+		if (!missing.isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(ValueType.checkKey(where + " (key " + attribute.name() + ")", AttributeValue.fromS(key),
+				maxBytes));
+	}
+
+	/** A field's value as a key attribute's type (a number kept as text in an S key, or the other way). */
+	private static AttributeValue retype(AttributeValue value, KeyAttribute attribute) {
+		return switch (attribute.type()) {
+			case N -> (value.n() == null && value.s() != null) ? AttributeValue.fromN(value.s()) : value;
+			case S -> (value.s() == null && value.n() != null) ? AttributeValue.fromS(value.n()) : value;
+			default -> value;
+		};
+	}
+
+	/**
+	 * Refuses an item whose index key attributes DynamoDB would refuse: empty strings or bytes in a key of the
+	 * table's indexes.
+	 */
+	static void checkKeys(Entity entity, Map<String, AttributeValue> item, String where) {
+		for (Table.Index index : entity.table().indexes().values()) {
+			List<KeyAttribute> keys = new ArrayList<>(List.of(index.partitionKey()));
+			index.sortKey().ifPresent(keys::add);
+			for (KeyAttribute key : keys) {
+				AttributeValue value = item.get(key.name());
+				boolean empty = value != null && ((value.s() != null && value.s().isEmpty())
+						|| (value.b() != null && value.b().asByteArrayUnsafe().length == 0));
+				if (empty) {
+					String field = entity.fieldOf(key.name()).map(AttributeField::name).orElse(key.name());
+					throw new InvalidArgumentException("`%s.%s` must not be empty: it is a key of index `%s`."
+						.formatted(where, field, index.name()));
+				}
+			}
+		}
+	}
+
+	/** Refuses an item over DynamoDB's 400 KB, measured as DynamoDB measures it. */
+	static void checkSize(Map<String, AttributeValue> item, String where) {
+		long size = 0;
+		for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+			size += attribute.getKey().getBytes(StandardCharsets.UTF_8).length + size(attribute.getValue());
+		}
+		if (size > MAX_ITEM_BYTES) {
+			throw new InvalidArgumentException(("`%s` makes an item of %d bytes, over DynamoDB's limit of %d (400 KB): "
+					+ "nothing was written.").formatted(where, size, MAX_ITEM_BYTES));
+		}
+	}
+
+	/** An attribute value's size: strings and bytes by length, numbers by digits, documents with overhead. */
+	static long size(AttributeValue value) {
+		if (value.s() != null) {
+			return value.s().getBytes(StandardCharsets.UTF_8).length;
+		}
+		if (value.n() != null) {
+			String digits = value.n().replaceAll("[^0-9]", "").replaceFirst("^0+", "");
+			return (digits.length() + 1) / 2 + 1;
+		}
+		if (value.b() != null) {
+			return value.b().asByteArrayUnsafe().length;
+		}
+		if (value.hasSs()) {
+			return value.ss().stream().mapToLong((each) -> each.getBytes(StandardCharsets.UTF_8).length).sum();
+		}
+		if (value.hasNs()) {
+			return value.ns().stream().mapToLong((each) -> size(AttributeValue.fromN(each))).sum();
+		}
+		if (value.hasBs()) {
+			return value.bs().stream().mapToLong((each) -> each.asByteArrayUnsafe().length).sum();
+		}
+		if (value.hasL()) {
+			return 3 + value.l().stream().mapToLong((each) -> 1 + size(each)).sum();
+		}
+		if (value.hasM()) {
+			return 3 + value.m()
+				.entrySet()
+				.stream()
+				.mapToLong((each) -> 1 + each.getKey().getBytes(StandardCharsets.UTF_8).length + size(each.getValue()))
+				.sum();
+		}
+		return 1;
+	}
+
+	/** Bytes as an attribute value, for values read back from text. */
+	static AttributeValue bytes(byte[] value) {
+		return AttributeValue.fromB(SdkBytes.fromByteArray(value));
+	}
+
+}

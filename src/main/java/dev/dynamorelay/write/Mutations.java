@@ -1,0 +1,232 @@
+package dev.dynamorelay.write;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.declaration.DeclaredMutation;
+import dev.dynamorelay.declaration.DeclaredMutation.InputField;
+import dev.dynamorelay.declaration.DeclaredMutation.Kind;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.error.InvalidArgumentException;
+
+/**
+ * Runs declared mutations: reads each input object, plans its writes ({@link WritePlanner}), sends them alone
+ * or as one transaction ({@link Writer}), and answers what was written, or the refusal ({@link Refusals}).
+ *
+ * <p>One input object writes alone, with PutItem, UpdateItem or DeleteItem; a list of them, children,
+ * references and idempotency keys go in one TransactWriteItems, all or nothing. A create whose key holds a
+ * generated time that is taken is made again at the next millisecond, a few times.
+ */
+public final class Mutations {
+
+	/** Attempts at a mutation whose refusal a new attempt may cure: a taken generated time, a raced read. */
+	static final int ATTEMPTS = 5;
+
+	private final Writer writer;
+
+	private final WritePlanner planner;
+
+	private final Clock clock;
+
+	public Mutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, Duration timeout, Clock clock) {
+		this.writer = new Writer(dynamoDb, timeout);
+		this.planner = new WritePlanner(declarations, this.writer);
+		this.clock = clock;
+	}
+
+	/**
+	 * What a mutation wrote for one input object.
+	 *
+	 * @param entity the type of the item
+	 * @param item the item as written (a delete: as it was); empty when a delete found none
+	 * @param clientMutationId the input's {@code clientMutationId}, answered as given
+	 */
+	public record Written(Entity entity, Optional<Map<String, AttributeValue>> item, Optional<String> clientMutationId) {
+	}
+
+	/**
+	 * Runs {@code mutation} with the field's {@code arguments} (as GraphQL hands them over), for a caller that
+	 * may write the items {@code owners} says: one answer per input object, in order.
+	 */
+	public CompletableFuture<List<Written>> run(DeclaredMutation mutation, Map<String, Object> arguments,
+			Ownership.Owners owners, ReadStats stats) {
+		List<InputValues> inputs;
+		Optional<String> token;
+		try {
+			inputs = inputs(mutation, arguments);
+			token = token(mutation, arguments, inputs);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return attempt(mutation, inputs, token, owners, stats, this.clock.millis(), 1);
+	}
+
+	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,
+			Optional<String> token, Ownership.Owners owners, ReadStats stats, long now, int attempt) {
+		List<CompletableFuture<WritePlanner.Plan>> planned = new ArrayList<>(inputs.size());
+		try {
+			for (InputValues input : inputs) {
+				planned.add(this.planner.plan(mutation, input, owners, now, stats));
+			}
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new))
+			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats))
+			.thenCompose((sent) -> {
+				if (sent.refusal().isPresent() && sent.refusal().get().retry() && attempt < ATTEMPTS) {
+					return attempt(mutation, inputs, token, owners, stats, now + 1, attempt + 1);
+				}
+				if (sent.refusal().isPresent()) {
+					return CompletableFuture.failedFuture(sent.refusal().get().failure().get());
+				}
+				return CompletableFuture.completedFuture(sent.written());
+			});
+	}
+
+	/** The plans' writes, alone or as one transaction, and their answers. */
+	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats) {
+		List<ItemWrite> writes = new ArrayList<>();
+		plans.forEach((plan) -> writes.addAll(plan.writes()));
+		if (writes.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
+			return CompletableFuture.failedFuture(new InvalidArgumentException(("The mutation writes %d items, more than "
+					+ "one DynamoDB transaction takes (%d): write them in several mutations.").formatted(writes.size(),
+							DeclaredMutation.MAX_TRANSACTION_ITEMS)));
+		}
+		if (writes.size() == 1 && token.isEmpty()) {
+			WritePlanner.Plan plan = plans.get(0);
+			return this.writer.write(writes.get(0), stats).thenApply((outcome) -> {
+				if (outcome instanceof Writer.Outcome.Refused refused) {
+					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false));
+				}
+				Map<String, AttributeValue> image = ((Writer.Outcome.Written) outcome).image();
+				return Sent.written(List.of(plan.answer(image)));
+			});
+		}
+		return before(plans, stats).thenCompose((old) -> this.writer.transact(writes, token, stats)
+			.thenCompose((outcome) -> {
+				if (outcome instanceof Writer.Outcome.Refused refused) {
+					WritePlanner.Plan plan = owner(plans, refused.index());
+					return CompletableFuture.completedFuture(
+							Sent.refused(Refusals.of(plan, writes.get(refused.index()), refused.stored(), plans.size() > 1)));
+				}
+				return after(plans, old, stats).thenApply(Sent::written);
+			}));
+	}
+
+	/** What deletes in a transaction will delete, read first: a transaction answers no old items. */
+	private CompletableFuture<List<Map<String, AttributeValue>>> before(List<WritePlanner.Plan> plans, ReadStats stats) {
+		List<CompletableFuture<Map<String, AttributeValue>>> reads = new ArrayList<>();
+		for (WritePlanner.Plan plan : plans) {
+			reads.add((plan.kind() == Kind.DELETE) ? this.writer.get(plan.main().table(), plan.main().key(), List.of(), stats)
+					: CompletableFuture.completedFuture(Map.of()));
+		}
+		return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> reads.stream().map(CompletableFuture::join).toList());
+	}
+
+	/** The answers of a transaction: what creates composed, what updates wrote (read back), what deletes found. */
+	private CompletableFuture<List<Written>> after(List<WritePlanner.Plan> plans, List<Map<String, AttributeValue>> old,
+			ReadStats stats) {
+		List<CompletableFuture<Written>> answers = new ArrayList<>();
+		for (int i = 0; i < plans.size(); i++) {
+			WritePlanner.Plan plan = plans.get(i);
+			answers.add(switch (plan.kind()) {
+				case CREATE -> CompletableFuture.completedFuture(plan.answer(Map.of()));
+				case DELETE -> CompletableFuture.completedFuture(plan.answer(old.get(i)));
+				case UPDATE, REPLACE -> this.writer.get(plan.main().table(), plan.main().key(), List.of(), stats)
+					.thenApply(plan::answer);
+			});
+		}
+		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
+	}
+
+	/** The plan the write at {@code index} of the transaction belongs to. */
+	private static WritePlanner.Plan owner(List<WritePlanner.Plan> plans, int index) {
+		int start = 0;
+		for (WritePlanner.Plan plan : plans) {
+			if (index < start + plan.writes().size()) {
+				return plan;
+			}
+			start += plan.writes().size();
+		}
+		throw new IllegalStateException("no plan has write " + index);
+	}
+
+	/** The mutation's input objects: one, the items of a list, or the field's arguments. */
+	@SuppressWarnings("unchecked")
+	private static List<InputValues> inputs(DeclaredMutation mutation, Map<String, Object> arguments) {
+		DeclaredMutation.Input input = mutation.input();
+		if (input.argument().isEmpty()) {
+			return List.of(new InputValues(arguments, ""));
+		}
+		String name = input.argument().get();
+		Object value = arguments.get(name);
+		if (!input.many()) {
+			return List.of(new InputValues((Map<String, Object>) value, name));
+		}
+		List<Map<String, Object>> items = (List<Map<String, Object>>) value;
+		if (items.isEmpty()) {
+			throw new InvalidArgumentException("`%s` is empty: give at least one item to write.".formatted(name));
+		}
+		if (items.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
+			throw new InvalidArgumentException(("`%s` has %d items, more than one DynamoDB transaction takes (%d): write "
+					+ "them in several mutations.").formatted(name, items.size(), DeclaredMutation.MAX_TRANSACTION_ITEMS));
+		}
+		List<InputValues> inputs = new ArrayList<>(items.size());
+		for (int i = 0; i < items.size(); i++) {
+			inputs.add(new InputValues(items.get(i), name + "[" + i + "]"));
+		}
+		return inputs;
+	}
+
+	/** The write's idempotency key: the argument beside the input, else the (first) input object's field. */
+	private static Optional<String> token(DeclaredMutation mutation, Map<String, Object> arguments,
+			List<InputValues> inputs) {
+		if (mutation.input().idempotencyArgument().isPresent()) {
+			String name = mutation.input().idempotencyArgument().get();
+			return InputValues.token(arguments.get(name), name);
+		}
+		Optional<InputField.IdempotencyKey> field = mutation.input().shape().one(InputField.IdempotencyKey.class);
+		if (field.isEmpty()) {
+			return Optional.empty();
+		}
+		for (InputValues input : inputs) {
+			Optional<String> token = InputValues.token(input.get(field.get().name()), input.path(field.get().name()));
+			if (token.isPresent()) {
+				return token;
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** What sending came to: the answers, or a refusal. */
+	private record Sent(List<Written> written, Optional<Refusals.Refusal> refusal) {
+
+		static Sent written(List<Written> written) {
+			return new Sent(written, Optional.empty());
+		}
+
+		static Sent refused(Refusals.Refusal refusal) {
+			if (refusal.answer().isPresent()) {
+				return new Sent(List.of(refusal.answer().get()), Optional.empty());
+			}
+			return new Sent(List.of(), Optional.of(refusal));
+		}
+
+	}
+
+}

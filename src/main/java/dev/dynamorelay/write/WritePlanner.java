@@ -1,0 +1,460 @@
+package dev.dynamorelay.write;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.declaration.DeclaredMutation;
+import dev.dynamorelay.declaration.DeclaredMutation.Condition;
+import dev.dynamorelay.declaration.DeclaredMutation.Generated;
+import dev.dynamorelay.declaration.DeclaredMutation.InputField;
+import dev.dynamorelay.declaration.DeclaredMutation.Kind;
+import dev.dynamorelay.declaration.DeclaredMutation.Shape;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.declaration.KeyTemplate;
+import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.error.AccessDeniedException;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.pagination.Filter;
+
+/**
+ * Plans the writes of one input object of a mutation: the item composed or the update expression, the
+ * conditions that must hold (the item's existence, its version, its owner, the declared conditions), the
+ * children and referenced items in the same transaction. Nothing is sent here but the reads an update needs to
+ * recompose an index key from values it does not give.
+ */
+final class WritePlanner {
+
+	private final Declarations declarations;
+
+	private final Writer writer;
+
+	WritePlanner(Declarations declarations, Writer writer) {
+		this.declarations = declarations;
+		this.writer = writer;
+	}
+
+	/**
+	 * The writes of one input object, and what tells its answer and its refusals apart.
+	 *
+	 * @param mutation the mutation
+	 * @param input the input object
+	 * @param writes the item's own write first, then its children's and the references' checks
+	 * @param composed a create's whole item (empty for the other kinds, whose images DynamoDB answers)
+	 * @param owned the ownership a condition checks (not the key), if any
+	 * @param expectedVersion the version the client expects, if given
+	 * @param generatedKey whether a generated time is a part of the item's key (a refusal may be a taken key)
+	 * @param raced whether the write depends on values read first (a refusal may be a change since)
+	 */
+	record Plan(DeclaredMutation mutation, InputValues input, List<ItemWrite> writes, Map<String, AttributeValue> composed,
+			Optional<Ownership> owned, Optional<Long> expectedVersion, boolean generatedKey, boolean raced) {
+
+		Kind kind() {
+			return this.mutation.kind();
+		}
+
+		Entity entity() {
+			return this.mutation.entity();
+		}
+
+		ItemWrite main() {
+			return this.writes.get(0);
+		}
+
+		/** The answer, from the image DynamoDB answered (or the composed item of a create). */
+		Mutations.Written answer(Map<String, AttributeValue> image) {
+			Map<String, AttributeValue> item = (kind() == Kind.CREATE) ? this.composed : image;
+			Optional<String> clientMutationId = this.mutation.input()
+				.shape()
+				.one(InputField.ClientMutationId.class)
+				.map((field) -> this.input.get(field.name()))
+				.map(Object::toString);
+			return new Mutations.Written(entity(), item.isEmpty() ? Optional.empty() : Optional.of(item), clientMutationId);
+		}
+
+	}
+
+	/** The plan of one input object; an update that recomposes index keys reads what it lacks first. */
+	CompletableFuture<Plan> plan(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now,
+			ReadStats stats) {
+		return switch (mutation.kind()) {
+			case CREATE -> CompletableFuture.completedFuture(create(mutation, input, owners, now));
+			case REPLACE -> CompletableFuture.completedFuture(replace(mutation, input, owners, now));
+			case UPDATE -> update(mutation, input, owners, stats);
+			case DELETE -> CompletableFuture.completedFuture(delete(mutation, input, owners));
+		};
+	}
+
+	// ---- create
+
+	private Plan create(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now) {
+		Entity entity = mutation.entity();
+		Shape shape = mutation.input().shape();
+		Values values = values(entity, shape, input, owners, now, Map.of());
+		entity.version().ifPresent((version) -> values.stored().put(version.name(), AttributeValue.fromN("1")));
+		Map<String, AttributeValue> item = ItemComposer.item(entity, values.stored(), input.where());
+		Map<String, AttributeValue> key = ItemComposer.key(entity, values.stored(), input.where());
+		List<ItemWrite> writes = new ArrayList<>();
+		writes.add(new ItemWrite.PutItem(input.where(), entity.table().physicalName(), key, item,
+				new Expressions().exists(entity.table().partitionKey().name(), false)));
+		boolean generatedKey = values.generatedKey();
+		for (InputField.Children children : shape.all(InputField.Children.class)) {
+			for (InputValues child : input.list(children.name())) {
+				Values childValues = values(children.entity(), children.shape(), child, owners, now, values.stored());
+				children.entity().version().ifPresent((version) -> childValues.stored().put(version.name(),
+						AttributeValue.fromN("1")));
+				Map<String, AttributeValue> childItem = ItemComposer.item(children.entity(), childValues.stored(),
+						child.where());
+				writes.add(new ItemWrite.PutItem(child.where(), children.entity().table().physicalName(),
+						ItemComposer.key(children.entity(), childValues.stored(), child.where()), childItem,
+						new Expressions().exists(children.entity().table().partitionKey().name(), false)));
+				generatedKey |= childValues.generatedKey();
+			}
+		}
+		writes.addAll(references(shape, input));
+		return new Plan(mutation, input, writes, item, Optional.empty(), Optional.empty(), generatedKey, false);
+	}
+
+	/**
+	 * The values an input object gives an item of {@code entity}: as given, generated where left out, the
+	 * owner filled in (or checked), and the parent's values for a child's fields it leaves out.
+	 */
+	private Values values(Entity entity, Shape shape, InputValues input, Ownership.Owners owners, long now,
+			Map<String, AttributeValue> parent) {
+		Map<String, AttributeValue> stored = new LinkedHashMap<>();
+		boolean generatedKey = false;
+		for (InputField.Value field : shape.all(InputField.Value.class)) {
+			AttributeValue value = input.stored(field);
+			if (value == null && field.generated().isPresent()) {
+				value = generate(field, input, now);
+				generatedKey |= entity.keyFields().contains(field.target().name());
+			}
+			if (value == null && parent.containsKey(field.name()) && !input.given(field.name())) {
+				value = parent.get(field.name());
+			}
+			if (value != null) {
+				stored.put(field.target().name(), value);
+			}
+		}
+		Optional<Ownership> owned = owners.of(entity);
+		if (owned.isPresent()) {
+			AttributeField owner = owned.get().field();
+			AttributeValue given = stored.get(owner.name());
+			if (given != null && !owned.get().identity().equals(text(given))) {
+				throw AccessDeniedException.forbidden(("`%s` gives %s `%s` the owner `%s`, and the caller is `%s`: a "
+						+ "caller that owns its items creates only its own; leave `%s` out to make it yours.").formatted(
+								input.path(owner.name()), entity.name(), owner.name(), text(given), owned.get().identity(),
+								owner.name()));
+			}
+			stored.put(owner.name(), AttributeValue.fromS(owned.get().identity()));
+		}
+		return new Values(stored, generatedKey);
+	}
+
+	/** The stored values of one item, and whether a generated time is part of its key. */
+	private record Values(Map<String, AttributeValue> stored, boolean generatedKey) {
+	}
+
+	private static AttributeValue generate(InputField.Value field, InputValues input, long now) {
+		Object value = (field.generated().get() == Generated.NOW) ? Instant.ofEpochMilli(now).toString()
+				: UUID.randomUUID().toString();
+		return InputValues.write(field.target().type(), input.path(field.name()), value);
+	}
+
+	/** Checks that each referenced item exists, in the same transaction. */
+	private List<ItemWrite> references(Shape shape, InputValues input) {
+		List<ItemWrite> checks = new ArrayList<>();
+		for (InputField.Value field : shape.all(InputField.Value.class)) {
+			if (field.references().isEmpty() || input.get(field.name()) == null) {
+				continue;
+			}
+			Entity referenced = field.references().get();
+			Map<String, AttributeValue> key = referenced.key(input::get);
+			checks.add(new ItemWrite.CheckItem(input.path(field.name()), referenced.table().physicalName(), key,
+					new Expressions().exists(referenced.table().partitionKey().name(), true),
+					"No %s `%s` exists: `%s` names one that must.".formatted(referenced.name(), input.get(field.name()),
+							input.path(field.name()))));
+		}
+		return checks;
+	}
+
+	// ---- update
+
+	private CompletableFuture<Plan> update(DeclaredMutation mutation, InputValues input, Ownership.Owners owners,
+			ReadStats stats) {
+		Entity entity = mutation.entity();
+		Shape shape = mutation.input().shape();
+		Map<String, AttributeValue> key = key(mutation, input);
+		Optional<Ownership> owned = ownerNotInKey(entity, key, owners.of(entity), input);
+		Map<String, AttributeValue> changed = new LinkedHashMap<>();
+		Set<String> cleared = new HashSet<>();
+		for (InputField.Value field : shape.all(InputField.Value.class)) {
+			if (!input.given(field.name())) {
+				continue;
+			}
+			AttributeValue value = input.stored(field);
+			if (value == null) {
+				cleared.add(field.target().name());
+			}
+			else {
+				changed.put(field.target().name(), value);
+			}
+		}
+		owners.of(entity).ifPresent((ownership) -> keepOwner(entity, ownership, changed, cleared, input));
+		Map<String, AttributeValue> known = new LinkedHashMap<>(keyFields(entity, key));
+		known.putAll(changed);
+		List<String> unknown = unknownPlaceholders(entity, changed.keySet(), cleared, known);
+		CompletableFuture<Map<String, AttributeValue>> read = unknown.isEmpty() ? CompletableFuture.completedFuture(Map.of())
+				: this.writer.get(entity.table().physicalName(), key,
+						unknown.stream().map((name) -> entity.fields().get(name).attribute()).toList(), stats);
+		return read.thenApply((stored) -> {
+			Expressions expressions = new Expressions();
+			changed.forEach((name, value) -> expressions.set(entity.fields().get(name).attribute(), value));
+			cleared.forEach((name) -> expressions.remove(entity.fields().get(name).attribute()));
+			Map<String, AttributeValue> values = new LinkedHashMap<>(known);
+			for (String name : unknown) {
+				AttributeField field = entity.fields().get(name);
+				Optional<AttributeValue> held = Optional.ofNullable(stored.get(field.attribute()));
+				held.ifPresent((value) -> values.put(name, value));
+				expressions.unchanged(field.attribute(), held);
+			}
+			recompose(entity, changed.keySet(), cleared, values, expressions, input);
+			entity.version().ifPresent((version) -> expressions.increment(version.attribute()));
+			if (expressions.update().isEmpty()) {
+				throw new InvalidArgumentException("`%s` gives no field to update.".formatted(
+						input.where().isEmpty() ? mutation.name() : input.where()));
+			}
+			expressions.exists(entity.table().partitionKey().name(), true);
+			Optional<Long> expected = conditions(mutation, input, owned, expressions);
+			ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
+			return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, !unknown.isEmpty());
+		});
+	}
+
+	/** The item's key: from its node id, or from its key fields. */
+	private Map<String, AttributeValue> key(DeclaredMutation mutation, InputValues input) {
+		Entity entity = mutation.entity();
+		Optional<InputField.Id> id = mutation.input().shape().one(InputField.Id.class);
+		if (id.isPresent()) {
+			Object value = input.get(id.get().name());
+			if (!(value instanceof String text)) {
+				throw new InvalidArgumentException("Pass `%s`: it names the %s to write.".formatted(input.path(id.get().name()),
+						entity.name()));
+			}
+			return Declarations.expect(this.declarations.decode(text), entity.name(), input.path(id.get().name())).key();
+		}
+		return entity.key(input::get);
+	}
+
+	/** The values of the key fields, read back from the key. */
+	private static Map<String, AttributeValue> keyFields(Entity entity, Map<String, AttributeValue> key) {
+		Map<String, AttributeValue> values = new LinkedHashMap<>();
+		for (String name : entity.keyFields()) {
+			AttributeValue value = entity.raw(key, entity.fields().get(name));
+			if (value != null) {
+				values.put(name, value);
+			}
+		}
+		return values;
+	}
+
+	/**
+	 * Checks an owner the key holds, now; answers the ownership a condition must check when the key does not
+	 * hold it.
+	 */
+	private static Optional<Ownership> ownerNotInKey(Entity entity, Map<String, AttributeValue> key,
+			Optional<Ownership> owned, InputValues input) {
+		if (owned.isEmpty()) {
+			return Optional.empty();
+		}
+		AttributeField owner = owned.get().field();
+		if (!entity.keyFields().contains(owner.name()) && key.get(owner.attribute()) == null) {
+			return owned;
+		}
+		String holder = text(entity.exactly(key, owner));
+		if (!owned.get().identity().equals(holder)) {
+			throw AccessDeniedException.forbidden(("`%s` names a %s of `%s` %s, and the caller is `%s`: a caller that owns "
+					+ "its items writes only its own.").formatted(input.where().isEmpty() ? "The mutation" : input.where(),
+							entity.name(), owner.name(), (holder != null) ? "`" + holder + "`" : "(a key that reads back more than one way)",
+							owned.get().identity()));
+		}
+		return Optional.empty();
+	}
+
+	/** An update cannot give its item to another owner, nor take its owner away. */
+	private static void keepOwner(Entity entity, Ownership ownership, Map<String, AttributeValue> changed,
+			Set<String> cleared, InputValues input) {
+		String owner = ownership.field().name();
+		AttributeValue given = changed.get(owner);
+		if (cleared.contains(owner) || (given != null && !ownership.identity().equals(text(given)))) {
+			throw AccessDeniedException.forbidden("`%s` would give the %s to another owner: a caller that owns its items "
+				.formatted(input.path(owner), entity.name()) + "keeps them its own.");
+		}
+	}
+
+	/** The placeholders of index key templates an update touches whose values it neither gives nor has in the key. */
+	private static List<String> unknownPlaceholders(Entity entity, Set<String> changed, Set<String> cleared,
+			Map<String, AttributeValue> known) {
+		Set<String> unknown = new java.util.LinkedHashSet<>();
+		for (KeyTemplate template : ItemComposer.indexTemplates(entity).values()) {
+			List<String> placeholders = template.placeholders();
+			if (placeholders.stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))
+					|| placeholders.stream().anyMatch(cleared::contains)) {
+				continue;
+			}
+			placeholders.stream().filter((name) -> !known.containsKey(name)).forEach(unknown::add);
+		}
+		return List.copyOf(unknown);
+	}
+
+	/** Index key attributes whose templates the update touches: composed again, or removed (the item leaves the index). */
+	private static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
+			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
+		Map<String, KeyTemplate> templates = ItemComposer.indexTemplates(entity);
+		Map<String, Optional<AttributeValue>> composed = ItemComposer.indexKeys(entity, values,
+				input.where().isEmpty() ? "input" : input.where());
+		templates.forEach((attribute, template) -> {
+			if (template.placeholders().stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))) {
+				return;
+			}
+			Optional<AttributeValue> value = template.placeholders().stream().anyMatch(cleared::contains) ? Optional.empty()
+					: composed.get(attribute);
+			if (value.isPresent()) {
+				expressions.set(attribute, value.get());
+			}
+			else {
+				expressions.remove(attribute);
+			}
+		});
+	}
+
+	// ---- replace
+
+	private Plan replace(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now) {
+		Entity entity = mutation.entity();
+		Shape shape = mutation.input().shape();
+		Optional<Ownership> ownership = owners.of(entity);
+		Map<String, AttributeValue> stored = values(entity, shape, input, owners, now, Map.of()).stored();
+		Map<String, AttributeValue> key = shape.one(InputField.Id.class).isPresent() ? key(mutation, input)
+				: ItemComposer.key(entity, stored, input.where());
+		stored.putAll(keyFields(entity, key));
+		Map<String, AttributeValue> item = ItemComposer.item(entity, stored, input.where());
+		Expressions expressions = new Expressions();
+		Set<String> keyAttributes = key.keySet();
+		item.forEach((attribute, value) -> {
+			if (!keyAttributes.contains(attribute)) {
+				expressions.set(attribute, value);
+			}
+		});
+		for (InputField.Value field : shape.all(InputField.Value.class)) {
+			String attribute = field.target().attribute();
+			if (!item.containsKey(attribute) && !keyAttributes.contains(attribute)) {
+				expressions.remove(attribute);
+			}
+		}
+		ItemComposer.indexKeys(entity, stored, input.where()).forEach((attribute, value) -> {
+			if (value.isEmpty()) {
+				expressions.remove(attribute);
+			}
+		});
+		entity.version().ifPresent((version) -> expressions.increment(version.attribute()));
+		ownership.ifPresent((owned) -> expressions.ownedOrAbsent(entity.table().partitionKey().name(),
+				owned.field().attribute(), owned.identity()));
+		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
+		ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
+		return new Plan(mutation, input, List.of(write), Map.of(), ownership, expected, false, false);
+	}
+
+	// ---- delete
+
+	private Plan delete(DeclaredMutation mutation, InputValues input, Ownership.Owners owners) {
+		Entity entity = mutation.entity();
+		Map<String, AttributeValue> key = key(mutation, input);
+		Optional<Ownership> owned = ownerNotInKey(entity, key, owners.of(entity), input);
+		Expressions expressions = new Expressions();
+		owned.ifPresent((ownership) -> expressions.ownedOrAbsent(entity.table().partitionKey().name(),
+				ownership.field().attribute(), ownership.identity()));
+		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
+		ItemWrite write = new ItemWrite.DeleteItem(input.where(), entity.table().physicalName(), key, expressions);
+		return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, false);
+	}
+
+	// ---- conditions
+
+	/**
+	 * Adds the conditions on the stored item: the owner (when a condition checks it), the expected version, the
+	 * client's conditions and the field's own.
+	 * @return the expected version, if the client gave one
+	 */
+	private static Optional<Long> conditions(DeclaredMutation mutation, InputValues input, Optional<Ownership> owned,
+			Expressions expressions) {
+		Entity entity = mutation.entity();
+		owned.ifPresent((ownership) -> expressions.condition(new Filter(ownership.field().attribute(), Filter.Op.EQ,
+				List.of(AttributeValue.fromS(ownership.identity())))));
+		Optional<Long> expected = Optional.empty();
+		Shape shape = mutation.input().shape();
+		for (InputField.ExpectedVersion field : shape.all(InputField.ExpectedVersion.class)) {
+			Object value = input.get(field.name());
+			if (value instanceof Number number) {
+				if (number.longValue() < 0) {
+					throw new InvalidArgumentException("`%s` must not be negative.".formatted(input.path(field.name())));
+				}
+				expected = Optional.of(number.longValue());
+				expressions.version(entity.version().orElseThrow().attribute(), number.longValue());
+			}
+		}
+		for (InputField.Conditional field : shape.all(InputField.Conditional.class)) {
+			Object value = input.get(field.name());
+			if (value != null) {
+				expressions.condition(filter(field.condition(), value, input.path(field.name())));
+			}
+		}
+		for (Condition condition : mutation.conditions()) {
+			expressions.condition(filter(condition, condition.value().orElseThrow(), mutation.name()));
+		}
+		return expected;
+	}
+
+	/** A condition with its value, as a filter of the read side compares it. */
+	static Filter filter(Condition condition, Object value, String path) {
+		if (condition.op() == Filter.Op.EXISTS) {
+			return new Filter(condition.attribute(), Boolean.TRUE.equals(value) ? Filter.Op.EXISTS : Filter.Op.NOT_EXISTS,
+					List.of());
+		}
+		if (condition.op() == Filter.Op.IN) {
+			List<?> values = (List<?>) value;
+			if (values.isEmpty() || values.size() > Filter.MAX_IN) {
+				throw new InvalidArgumentException("`%s` takes 1 to %d values, got %d.".formatted(path, Filter.MAX_IN,
+						values.size()));
+			}
+			return new Filter(condition.attribute(), Filter.Op.IN,
+					values.stream().map((each) -> condition.type().write(path, each)).toList());
+		}
+		return new Filter(condition.attribute(), condition.op(), List.of(condition.type().write(path, value)));
+	}
+
+	static String text(AttributeValue value) {
+		if (value == null) {
+			return null;
+		}
+		return (value.s() != null) ? value.s() : value.n();
+	}
+
+	/** A node id of the item with {@code key}, for messages and answers. */
+	static String id(Entity entity, Map<String, AttributeValue> key) {
+		return NodeIds.encode(entity, key);
+	}
+
+}

@@ -1,0 +1,271 @@
+package dev.dynamorelay.write;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.error.ConflictException;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.UnavailableException;
+
+/**
+ * Sends item writes to DynamoDB, alone or as one transaction, and says what came of them: what was written,
+ * or which condition refused which part, with the stored item DynamoDB returns with a refusal
+ * ({@code ReturnValuesOnConditionCheckFailure}), so that the refusal is told apart without a second read.
+ *
+ * <p>Every call takes its place among the request's calls ({@link ReadStats#calls()}), within what is left
+ * of the request's time, and counts in its {@code extensions.dynamodb} with the capacity it consumed.
+ */
+final class Writer {
+
+	private final DynamoDbAsyncClient dynamoDb;
+
+	private final Duration timeout;
+
+	Writer(DynamoDbAsyncClient dynamoDb, Duration timeout) {
+		this.dynamoDb = dynamoDb;
+		this.timeout = timeout;
+	}
+
+	/** What came of a write. */
+	sealed interface Outcome {
+
+		/**
+		 * Written. A put's item, an update's new image, a delete's old image (empty: there was none).
+		 */
+		record Written(Map<String, AttributeValue> image) implements Outcome {
+		}
+
+		/**
+		 * A condition did not hold and nothing was written.
+		 *
+		 * @param index the part whose condition failed
+		 * @param stored that part's item as it is (empty: there is none)
+		 */
+		record Refused(int index, Map<String, AttributeValue> stored) implements Outcome {
+		}
+
+	}
+
+	/** One write alone: PutItem, UpdateItem (answering the new image) or DeleteItem (the old one). */
+	CompletableFuture<Outcome> write(ItemWrite write, ReadStats stats) {
+		CompletableFuture<Outcome> sent;
+		if (write instanceof ItemWrite.PutItem put) {
+			sent = put(put, stats);
+		}
+		else if (write instanceof ItemWrite.UpdateItem update) {
+			sent = update(update, stats);
+		}
+		else if (write instanceof ItemWrite.DeleteItem delete) {
+			sent = delete(delete, stats);
+		}
+		else {
+			throw new IllegalArgumentException("a check is part of a transaction");
+		}
+		return sent.exceptionallyCompose((failure) -> {
+			Throwable cause = DynamoDbFailures.unwrap(failure);
+			if (cause instanceof ConditionalCheckFailedException refused) {
+				return CompletableFuture.completedFuture(
+						new Outcome.Refused(0, refused.hasItem() ? refused.item() : Map.of()));
+			}
+			return CompletableFuture.failedFuture(cause);
+		});
+	}
+
+	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats) {
+		Expressions expressions = put.expressions();
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.putItem((request) -> request.tableName(put.table())
+			.item(put.item())
+			.conditionExpression(expressions.condition().orElse(null))
+			.expressionAttributeNames(expressions.names())
+			.expressionAttributeValues(expressions.values())
+			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+				stats.record(0, 0, units(response.consumedCapacity()));
+				return new Outcome.Written(put.item());
+			});
+	}
+
+	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats) {
+		Expressions expressions = update.expressions();
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.updateItem((request) -> request.tableName(update.table())
+			.key(update.key())
+			.updateExpression(expressions.update().orElseThrow())
+			.conditionExpression(expressions.condition().orElse(null))
+			.expressionAttributeNames(expressions.names())
+			.expressionAttributeValues(expressions.values())
+			.returnValues(ReturnValue.ALL_NEW)
+			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+				stats.record(0, 0, units(response.consumedCapacity()));
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+			});
+	}
+
+	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats) {
+		Expressions expressions = delete.expressions();
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.deleteItem((request) -> request.tableName(delete.table())
+			.key(delete.key())
+			.conditionExpression(expressions.condition().orElse(null))
+			.expressionAttributeNames(expressions.names())
+			.expressionAttributeValues(expressions.values())
+			.returnValues(ReturnValue.ALL_OLD)
+			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+				stats.record(0, 0, units(response.consumedCapacity()));
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+			});
+	}
+
+	/**
+	 * Several writes (and checks) in one TransactWriteItems: all or none. A {@code token} makes it idempotent
+	 * for ten minutes ({@code ClientRequestToken}). Answers {@link Outcome.Written} with no image (a
+	 * transaction returns none), or {@link Outcome.Refused} naming the first part whose condition failed.
+	 * @throws ConflictException (in the future) when another transaction held one of the items, or the token
+	 * was used with another input
+	 */
+	CompletableFuture<Outcome> transact(List<ItemWrite> writes, Optional<String> token, ReadStats stats) {
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.transactWriteItems((request) -> request
+			.transactItems(writes.stream().map(ItemWrite::transactionItem).toList())
+			.clientRequestToken(token.orElse(null))
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).<Outcome>thenApply((response) -> {
+				double units = response.hasConsumedCapacity()
+						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
+				stats.record(0, 0, units);
+				return new Outcome.Written(Map.of());
+			}).exceptionallyCompose((failure) -> {
+				Throwable cause = DynamoDbFailures.unwrap(failure);
+				if (cause instanceof TransactionCanceledException canceled && canceled.hasCancellationReasons()) {
+					return canceled(writes, canceled.cancellationReasons());
+				}
+				if (cause instanceof IdempotentParameterMismatchException) {
+					return CompletableFuture.failedFuture(new ConflictException(("The idempotency key was used within the "
+							+ "last ten minutes for another write: nothing was written. Use a new key for new input."),
+							Optional.empty(), Optional.empty()));
+				}
+				return CompletableFuture.failedFuture(cause);
+			});
+	}
+
+	/** A transaction DynamoDB canceled: the first part that refused it, and why. */
+	private static CompletableFuture<Outcome> canceled(List<ItemWrite> writes, List<CancellationReason> reasons) {
+		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
+			CancellationReason reason = reasons.get(i);
+			String code = (reason.code() != null) ? reason.code() : "None";
+			String part = writes.get(i).part();
+			switch (code) {
+				case "None" -> {
+				}
+				case "ConditionalCheckFailed" -> {
+					return CompletableFuture.completedFuture(new Outcome.Refused(i, reason.hasItem() ? reason.item() : Map.of()));
+				}
+				case "TransactionConflict" -> {
+					return CompletableFuture.failedFuture(new ConflictException(("Another write to the item of `%s` was in "
+							+ "progress: nothing was written; make the mutation again.").formatted(part), Optional.empty(),
+							Optional.of(part)));
+				}
+				case "ValidationError" -> {
+					return CompletableFuture.failedFuture(new InvalidArgumentException(
+							"DynamoDB refused the item of `%s` (%s): nothing was written.".formatted(part, reason.message())));
+				}
+				default -> {
+					return CompletableFuture.failedFuture(new UnavailableException(
+							"DynamoDB did not write the item of `%s` (%s); retry the mutation later.".formatted(part, code),
+							null));
+				}
+			}
+		}
+		return CompletableFuture.failedFuture(new IllegalStateException("a transaction canceled for no reason given"));
+	}
+
+	/**
+	 * Items read by key with strongly consistent reads (BatchGetItem), for answers a transaction does not
+	 * return: in the order of {@code keys}, an empty map where there is no item.
+	 */
+	CompletableFuture<List<Map<String, AttributeValue>>> read(String table, List<Map<String, AttributeValue>> keys,
+			ReadStats stats) {
+		if (keys.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.batchGetItem((request) -> request
+			.requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build()))
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+				double units = response.hasConsumedCapacity()
+						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
+				List<Map<String, AttributeValue>> found = response.responses().getOrDefault(table, List.of());
+				stats.record(found.size(), found.size(), units);
+				if (response.hasUnprocessedKeys() && !response.unprocessedKeys().isEmpty()) {
+					throw new UnavailableException("DynamoDB did not read every item back in time; the write was made.",
+							null);
+				}
+				return keys.stream()
+					.map((key) -> found.stream()
+						.filter((item) -> key.entrySet().stream().allMatch((entry) -> entry.getValue().equals(item.get(entry.getKey()))))
+						.findFirst()
+						.orElse(Map.of()))
+					.toList();
+			});
+	}
+
+	/** One item by key, strongly consistent, with only {@code attributes} (all when empty). */
+	CompletableFuture<Map<String, AttributeValue>> get(String table, Map<String, AttributeValue> key,
+			List<String> attributes, ReadStats stats) {
+		Expressions names = new Expressions();
+		String projection = attributes.isEmpty() ? null
+				: String.join(", ", attributes.stream().map(names::name).toList());
+		return stats.calls().call(() -> stats.sent(this.dynamoDb.getItem((request) -> request.tableName(table)
+			.key(key)
+			.consistentRead(true)
+			.projectionExpression(projection)
+			.expressionAttributeNames(names.names())
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+				int found = response.hasItem() ? 1 : 0;
+				stats.record(found, found, units(response.consumedCapacity()));
+				return response.hasItem() ? response.item() : Map.of();
+			});
+	}
+
+	/**
+	 * A call's timeout: what is left of the request's time, so that its calls one after another end within
+	 * it; none left is UNAVAILABLE at once.
+	 */
+	private AwsRequestOverrideConfiguration within(ReadStats stats) {
+		Duration remaining = stats.remaining(this.timeout);
+		if (remaining.isNegative() || remaining.isZero()) {
+			throw new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null);
+		}
+		return AwsRequestOverrideConfiguration.builder().apiCallTimeout(remaining).build();
+	}
+
+	private static Double units(ConsumedCapacity capacity) {
+		return (capacity != null) ? capacity.capacityUnits() : null;
+	}
+
+	private static double orZero(Double units) {
+		return (units != null) ? units : 0;
+	}
+
+}
