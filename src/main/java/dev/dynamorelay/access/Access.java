@@ -173,6 +173,17 @@ public final class Access {
 	}
 
 	/**
+	 * Checks a declared mutation's own rules, if it has any (its type's rules apply as it writes,
+	 * {@link #write}).
+	 * @throws AccessDeniedException when the caller may not call it
+	 */
+	public void mutation(FieldCoordinates at, Caller caller, Function<String, Object> arguments) {
+		if (this.enforced && !this.rules.field(at).isEmpty()) {
+			checkField(at, this.rules.field(at), caller, arguments, null);
+		}
+	}
+
+	/**
 	 * Whose items of {@code entity} a mutation at {@code at} may write for {@code caller}, by the type's
 	 * rules (the field's own are checked before it runs): any (empty), or only the caller's own.
 	 * @throws AccessDeniedException when the type's rules allow the caller none
@@ -261,7 +272,7 @@ public final class Access {
 
 	/** Whether a field is stored as an attribute of its own, not only as part of a composed key. */
 	static boolean storedOnItsOwn(Entity node, AttributeField field) {
-		return !composedOf(node.partition(), field) && !node.sort().map((sort) -> composedOf(sort, field)).orElse(false);
+		return field.named() || !composedOf(node.partition(), field) && !node.sort().map((sort) -> composedOf(sort, field)).orElse(false);
 	}
 
 	private static boolean composedOf(KeyTemplate template, AttributeField field) {

@@ -183,8 +183,15 @@ public record Entity(String name, Table table, KeyTemplate partition, Optional<K
 	 * @param name the GraphQL field name
 	 * @param attribute the attribute it reads
 	 * @param type how the attribute is stored and served
+	 * @param named whether the schema names the attribute ({@code @attribute}): a part of a composed key so
+	 * named is stored as an attribute of its own too (as the server's writes store every field)
 	 */
-	public record AttributeField(String name, String attribute, ValueType type) {
+	public record AttributeField(String name, String attribute, ValueType type, boolean named) {
+
+		public AttributeField(String name, String attribute, ValueType type) {
+			this(name, attribute, type, false);
+		}
+
 	}
 
 }

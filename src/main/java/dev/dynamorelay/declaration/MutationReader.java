@@ -16,7 +16,6 @@ import graphql.language.ListType;
 import graphql.language.Node;
 import graphql.language.ObjectTypeDefinition;
 import graphql.language.Type;
-import graphql.language.TypeName;
 import graphql.schema.FieldCoordinates;
 
 import dev.dynamorelay.declaration.DeclaredMutation.Answer;
@@ -199,24 +198,35 @@ final class MutationReader {
 
 	/** The roles of an input object's fields (or a field's arguments) in a write of {@code entity}. */
 	private Shape shape(String typeName, Kind kind, Entity entity, List<InputValueDefinition> fields, int depth) {
+		return shape(typeName, kind, entity, fields, depth, Set.of());
+	}
+
+	/**
+	 * As above, for a child input whose parent input has fields {@code inherited}: the key fields a child leaves
+	 * out are taken from them.
+	 */
+	private Shape shape(String typeName, Kind kind, Entity entity, List<InputValueDefinition> fields, int depth,
+			Set<String> inherited) {
 		int problems = this.reading.problems.size();
 		Map<String, InputField> roles = new LinkedHashMap<>();
+		Set<String> names = Set.copyOf(fields.stream().map(InputValueDefinition::getName).toList());
 		for (InputValueDefinition field : fields) {
-			InputField role = role(typeName, kind, entity, field, depth);
+			InputField role = role(typeName, kind, entity, field, depth, names);
 			if (role != null) {
 				roles.put(field.getName(), role);
 			}
 		}
 		Shape shape = new Shape(typeName, roles);
-		checkShape(typeName, kind, entity, shape, fields);
+		checkShape(typeName, kind, entity, shape, fields, inherited);
 		return (this.reading.problems.size() == problems) ? shape : null;
 	}
 
-	private InputField role(String typeName, Kind kind, Entity entity, InputValueDefinition field, int depth) {
+	private InputField role(String typeName, Kind kind, Entity entity, InputValueDefinition field, int depth,
+			Set<String> siblings) {
 		String where = "`%s.%s`".formatted(typeName, field.getName());
 		Directive children = directive(field, "children");
 		if (children != null) {
-			return children(where, kind, field, children, depth);
+			return children(where, kind, field, children, depth, siblings);
 		}
 		if (directive(field, "idempotencyKey") != null) {
 			return textOnly(where, field, "`@idempotencyKey`") ? new InputField.IdempotencyKey(field.getName()) : null;
@@ -250,7 +260,8 @@ final class MutationReader {
 		return true;
 	}
 
-	private InputField children(String where, Kind kind, InputValueDefinition field, Directive directive, int depth) {
+	private InputField children(String where, Kind kind, InputValueDefinition field, Directive directive, int depth,
+			Set<String> parentFields) {
 		String typeName = string(directive, "type");
 		Entity child = this.reading.entities.get(typeName);
 		InputObjectTypeDefinition object = inputObject(field.getType());
@@ -269,7 +280,7 @@ final class MutationReader {
 				.formatted(where));
 			return null;
 		}
-		Shape shape = shape(object.getName(), Kind.CREATE, child, inputFields(object), depth + 1);
+		Shape shape = shape(object.getName(), Kind.CREATE, child, inputFields(object), depth + 1, parentFields);
 		return (shape != null) ? new InputField.Children(field.getName(), child, shape) : null;
 	}
 
@@ -518,12 +529,13 @@ final class MutationReader {
 	}
 
 	/** What a whole input must hold for the write: the key of the item, and no key field an update would change. */
-	private void checkShape(String typeName, Kind kind, Entity entity, Shape shape, List<InputValueDefinition> fields) {
+	private void checkShape(String typeName, Kind kind, Entity entity, Shape shape, List<InputValueDefinition> fields,
+			Set<String> inherited) {
 		Node<?> at = fields.isEmpty() ? null : fields.get(0);
 		List<String> keyFields = entity.keyFields();
 		boolean byId = shape.one(InputField.Id.class).isPresent();
 		List<String> missing = keyFields.stream()
-			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value))
+			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name))
 			.toList();
 		switch (kind) {
 			case CREATE, REPLACE -> {
@@ -679,7 +691,7 @@ final class MutationReader {
 				deletedId = Optional.of(field.getName());
 			}
 			else if (field.getName().equals(CLIENT_MUTATION_ID) && type.equals("String")) {
-				if (input.shape().one(InputField.ClientMutationId.class).isEmpty()) {
+				if (input != null && input.shape().one(InputField.ClientMutationId.class).isEmpty()) {
 					this.reading.problem(field, "%s answers the input's `clientMutationId`, which `%s` does not take: add it."
 						.formatted(where, input.shape().typeName()));
 				}

@@ -63,8 +63,12 @@ final class Reading {
 		this.prefix = prefix;
 	}
 
+	/** Records a problem once: an input type read for two mutations reports its mistakes once. */
 	void problem(graphql.language.Node<?> at, String message) {
-		this.problems.add(new Problem(Location.of(at), Objects.requireNonNull(message)));
+		Problem problem = new Problem(Location.of(at), Objects.requireNonNull(message));
+		if (!this.problems.contains(problem)) {
+			this.problems.add(problem);
+		}
 	}
 
 

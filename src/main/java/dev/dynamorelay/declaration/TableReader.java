@@ -93,7 +93,7 @@ final class TableReader {
 			}
 			Directive attribute = directive(field, "attribute");
 			String name = (attribute != null) ? string(attribute, "name") : field.getName();
-			fields.put(field.getName(), new AttributeField(field.getName(), name, valueType));
+			fields.put(field.getName(), new AttributeField(field.getName(), name, valueType, attribute != null));
 		}
 		Directive key = directive(type, "key");
 		KeyTemplate partition;

@@ -18,10 +18,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.declaration.ConnectionCalls;
+import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.Answer;
-import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
@@ -85,6 +85,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 
 	private CompletableFuture<Object> write(DeclaredMutation mutation, DataFetchingEnvironment environment) {
 		RequestScope scope = RequestScope.of(environment);
+		this.access.mutation(mutation.coordinates(), scope.caller(), environment::getArgument);
 		Ownership.Owners owners = owners(mutation, scope.caller());
 		return this.mutations.run(mutation, environment.getArguments(), owners, scope.stats())
 			.thenApply((written) -> mutation.input().many() ? written.stream().map((each) -> answer(mutation, each)).toList()

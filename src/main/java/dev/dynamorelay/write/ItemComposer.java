@@ -60,18 +60,22 @@ final class ItemComposer {
 	}
 
 	/**
-	 * The index key attributes the type's {@code @indexKey} templates fill, each with its value, or empty where
-	 * a placeholder has no value (the item is then left out of that index).
+	 * The index key attributes the type's {@code @indexKey} templates fill, each with its value; an index whose
+	 * templates cannot all be filled (a placeholder without a value) has all of them empty, so that the item is
+	 * left out of it whole.
 	 */
 	static Map<String, Optional<AttributeValue>> indexKeys(Entity entity, Map<String, AttributeValue> values,
 			String where) {
 		Map<String, Optional<AttributeValue>> keys = new LinkedHashMap<>();
 		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
 			Table.Index index = indexKey.index();
-			indexKey.partition().ifPresent((template) -> keys.put(index.partitionKey().name(),
+			Map<String, Optional<AttributeValue>> ofIndex = new LinkedHashMap<>();
+			indexKey.partition().ifPresent((template) -> ofIndex.put(index.partitionKey().name(),
 					compose(entity, template, index.partitionKey(), values, where, KeyValue.MAX_PARTITION_KEY_BYTES)));
-			indexKey.sort().ifPresent((template) -> keys.put(index.sortKey().orElseThrow().name(),
+			indexKey.sort().ifPresent((template) -> ofIndex.put(index.sortKey().orElseThrow().name(),
 					compose(entity, template, index.sortKey().orElseThrow(), values, where, KeyValue.MAX_SORT_KEY_BYTES)));
+			boolean whole = ofIndex.values().stream().allMatch(Optional::isPresent);
+			ofIndex.forEach((attribute, value) -> keys.put(attribute, whole ? value : Optional.empty()));
 		}
 		return keys;
 	}

@@ -12,10 +12,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
-import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.error.InvalidArgumentException;
 
@@ -90,7 +90,7 @@ public final class Mutations {
 					return attempt(mutation, inputs, token, owners, stats, now + 1, attempt + 1);
 				}
 				if (sent.refusal().isPresent()) {
-					return CompletableFuture.failedFuture(sent.refusal().get().failure().get());
+					return CompletableFuture.failedFuture(sent.refusal().get().failure().orElseThrow());
 				}
 				return CompletableFuture.completedFuture(sent.written());
 			});
@@ -100,10 +100,22 @@ public final class Mutations {
 	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats) {
 		List<ItemWrite> writes = new ArrayList<>();
 		plans.forEach((plan) -> writes.addAll(plan.writes()));
+		// Items that must exist are checked once (a transaction names an item once), and not beside their write.
+		writes.removeIf((write) -> write instanceof ItemWrite.CheckItem check && writes.stream()
+			.anyMatch((other) -> other != check && other.table().equals(check.table()) && other.key().equals(check.key())
+					&& (!(other instanceof ItemWrite.CheckItem) || writes.indexOf(other) < writes.indexOf(check))));
 		if (writes.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
 			return CompletableFuture.failedFuture(new InvalidArgumentException(("The mutation writes %d items, more than "
 					+ "one DynamoDB transaction takes (%d): write them in several mutations.").formatted(writes.size(),
 							DeclaredMutation.MAX_TRANSACTION_ITEMS)));
+		}
+		for (int i = 0; i < writes.size(); i++) {
+			for (int j = 0; j < i; j++) {
+				if (writes.get(i).table().equals(writes.get(j).table()) && writes.get(i).key().equals(writes.get(j).key())) {
+					return CompletableFuture.failedFuture(new InvalidArgumentException(("`%s` and `%s` write the same "
+							+ "item: one transaction writes an item once.").formatted(writes.get(j).part(), writes.get(i).part())));
+				}
+			}
 		}
 		if (writes.size() == 1 && token.isEmpty()) {
 			WritePlanner.Plan plan = plans.get(0);
@@ -118,7 +130,7 @@ public final class Mutations {
 		return before(plans, stats).thenCompose((old) -> this.writer.transact(writes, token, stats)
 			.thenCompose((outcome) -> {
 				if (outcome instanceof Writer.Outcome.Refused refused) {
-					WritePlanner.Plan plan = owner(plans, refused.index());
+					WritePlanner.Plan plan = owner(plans, writes.get(refused.index()));
 					return CompletableFuture.completedFuture(
 							Sent.refused(Refusals.of(plan, writes.get(refused.index()), refused.stored(), plans.size() > 1)));
 				}
@@ -154,16 +166,12 @@ public final class Mutations {
 			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
 	}
 
-	/** The plan the write at {@code index} of the transaction belongs to. */
-	private static WritePlanner.Plan owner(List<WritePlanner.Plan> plans, int index) {
-		int start = 0;
-		for (WritePlanner.Plan plan : plans) {
-			if (index < start + plan.writes().size()) {
-				return plan;
-			}
-			start += plan.writes().size();
-		}
-		throw new IllegalStateException("no plan has write " + index);
+	/** The plan a write of the transaction belongs to (a check kept for several, the first's). */
+	private static WritePlanner.Plan owner(List<WritePlanner.Plan> plans, ItemWrite write) {
+		return plans.stream()
+			.filter((plan) -> plan.writes().contains(write))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("no plan has write " + write.part()));
 	}
 
 	/** The mutation's input objects: one, the items of a list, or the field's arguments. */

@@ -32,8 +32,9 @@ final class Refusals {
 	 */
 	record Refusal(boolean retry, Optional<RuntimeException> failure, Optional<Mutations.Written> answer) {
 
-		static Refusal again() {
-			return new Refusal(true, Optional.empty(), Optional.empty());
+		/** A new attempt may succeed; {@code otherwise} is the failure once attempts run out. */
+		static Refusal again(RuntimeException otherwise) {
+			return new Refusal(true, Optional.of(otherwise), Optional.empty());
 		}
 
 		static Refusal fail(RuntimeException failure) {
@@ -64,11 +65,9 @@ final class Refusals {
 		String item = "%s %s".formatted(entity.name(), entity.node() ? "`" + WritePlanner.id(entity, write.key()) + "`"
 				: "with key " + write.key());
 		if (plan.kind() == Kind.CREATE) {
-			if (plan.generatedKey()) {
-				return Refusal.again();
-			}
-			return Refusal.fail(new ConflictException("A %s with this key exists already (%s): nothing was written."
-				.formatted(entity.name(), item), version(entity, stored), part));
+			ConflictException exists = new ConflictException("A %s with this key exists already (%s): nothing was written."
+				.formatted(entity.name(), item), version(entity, stored), part);
+			return plan.generatedKey() ? Refusal.again(exists) : Refusal.fail(exists);
 		}
 		boolean missing = stored.isEmpty() || plan.owned()
 			.filter((ownership) -> !ownership.identity().equals(WritePlanner.text(stored.get(ownership.field().attribute()))))
@@ -80,10 +79,13 @@ final class Refusals {
 				default -> Refusal.fail(new NotFoundException("No %s exists: nothing was written.".formatted(item)));
 			};
 		}
-		if (plan.raced()) {
-			return Refusal.again();
-		}
 		Optional<Long> current = version(entity, stored);
+		boolean changedSince = plan.read().entrySet().stream()
+			.anyMatch((read) -> !read.getValue().equals(Optional.ofNullable(stored.get(read.getKey()))));
+		if (changedSince) {
+			return Refusal.again(new ConflictException(("The %s kept changing while it was written: nothing was written; "
+					+ "make the mutation again.").formatted(item), current, part));
+		}
 		if (plan.expectedVersion().isPresent() && !plan.expectedVersion().equals(current)) {
 			return Refusal.fail(new ConflictException(("The %s is at version %s, not the expected %d: nothing was written; "
 					+ "read it again, and write from what it is now.").formatted(item, current.map(String::valueOf).orElse("?"),

@@ -14,13 +14,13 @@ import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.Condition;
 import dev.dynamorelay.declaration.DeclaredMutation.Generated;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
-import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.KeyTemplate;
@@ -56,10 +56,11 @@ final class WritePlanner {
 	 * @param owned the ownership a condition checks (not the key), if any
 	 * @param expectedVersion the version the client expects, if given
 	 * @param generatedKey whether a generated time is a part of the item's key (a refusal may be a taken key)
-	 * @param raced whether the write depends on values read first (a refusal may be a change since)
+	 * @param read the attributes the write read first and depends on, as read (a refusal may be a change since)
 	 */
 	record Plan(DeclaredMutation mutation, InputValues input, List<ItemWrite> writes, Map<String, AttributeValue> composed,
-			Optional<Ownership> owned, Optional<Long> expectedVersion, boolean generatedKey, boolean raced) {
+			Optional<Ownership> owned, Optional<Long> expectedVersion, boolean generatedKey,
+			Map<String, Optional<AttributeValue>> read) {
 
 		Kind kind() {
 			return this.mutation.kind();
@@ -102,7 +103,7 @@ final class WritePlanner {
 	private Plan create(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now) {
 		Entity entity = mutation.entity();
 		Shape shape = mutation.input().shape();
-		Values values = values(entity, shape, input, owners, now, Map.of());
+		Values values = values(entity, shape, input, owners, now, Optional.empty());
 		entity.version().ifPresent((version) -> values.stored().put(version.name(), AttributeValue.fromN("1")));
 		Map<String, AttributeValue> item = ItemComposer.item(entity, values.stored(), input.where());
 		Map<String, AttributeValue> key = ItemComposer.key(entity, values.stored(), input.where());
@@ -112,7 +113,8 @@ final class WritePlanner {
 		boolean generatedKey = values.generatedKey();
 		for (InputField.Children children : shape.all(InputField.Children.class)) {
 			for (InputValues child : input.list(children.name())) {
-				Values childValues = values(children.entity(), children.shape(), child, owners, now, values.stored());
+				Values childValues = values(children.entity(), children.shape(), child, owners, now,
+						Optional.of(new Parent(entity, values.stored())));
 				children.entity().version().ifPresent((version) -> childValues.stored().put(version.name(),
 						AttributeValue.fromN("1")));
 				Map<String, AttributeValue> childItem = ItemComposer.item(children.entity(), childValues.stored(),
@@ -123,8 +125,8 @@ final class WritePlanner {
 				generatedKey |= childValues.generatedKey();
 			}
 		}
-		writes.addAll(references(shape, input));
-		return new Plan(mutation, input, writes, item, Optional.empty(), Optional.empty(), generatedKey, false);
+		writes.addAll(references(entity, shape, input, values.stored()));
+		return new Plan(mutation, input, writes, item, Optional.empty(), Optional.empty(), generatedKey, Map.of());
 	}
 
 	/**
@@ -132,7 +134,7 @@ final class WritePlanner {
 	 * owner filled in (or checked), and the parent's values for a child's fields it leaves out.
 	 */
 	private Values values(Entity entity, Shape shape, InputValues input, Ownership.Owners owners, long now,
-			Map<String, AttributeValue> parent) {
+			Optional<Parent> parent) {
 		Map<String, AttributeValue> stored = new LinkedHashMap<>();
 		boolean generatedKey = false;
 		for (InputField.Value field : shape.all(InputField.Value.class)) {
@@ -141,11 +143,15 @@ final class WritePlanner {
 				value = generate(field, input, now);
 				generatedKey |= entity.keyFields().contains(field.target().name());
 			}
-			if (value == null && parent.containsKey(field.name()) && !input.given(field.name())) {
-				value = parent.get(field.name());
-			}
 			if (value != null) {
 				stored.put(field.target().name(), value);
+			}
+		}
+		if (parent.isPresent()) {
+			for (String name : entity.keyFields()) {
+				if (!stored.containsKey(name) && !input.given(name)) {
+					parent.get().value(name, entity.fields().get(name), input).ifPresent((value) -> stored.put(name, value));
+				}
 			}
 		}
 		Optional<Ownership> owned = owners.of(entity);
@@ -163,6 +169,26 @@ final class WritePlanner {
 		return new Values(stored, generatedKey);
 	}
 
+	/**
+	 * The item whose input holds a child's: the key fields a child leaves out are the parent's of the same name.
+	 *
+	 * @param entity the parent's type
+	 * @param stored the parent's stored values, by field name
+	 */
+	private record Parent(Entity entity, Map<String, AttributeValue> stored) {
+
+		/** The parent's value of field {@code name}, as the child's {@code field} stores it. */
+		Optional<AttributeValue> value(String name, AttributeField field, InputValues child) {
+			AttributeValue value = this.stored.get(name);
+			AttributeField own = this.entity.fields().get(name);
+			if (value == null || own == null || field == null) {
+				return Optional.empty();
+			}
+			return Optional.of(InputValues.write(field.type(), child.path(name), own.type().read(value)));
+		}
+
+	}
+
 	/** The stored values of one item, and whether a generated time is part of its key. */
 	private record Values(Map<String, AttributeValue> stored, boolean generatedKey) {
 	}
@@ -173,18 +199,27 @@ final class WritePlanner {
 		return InputValues.write(field.target().type(), input.path(field.name()), value);
 	}
 
-	/** Checks that each referenced item exists, in the same transaction. */
-	private List<ItemWrite> references(Shape shape, InputValues input) {
+	/**
+	 * Checks that each referenced item exists, in the same transaction: its key filled from the values of the
+	 * item written (given, generated or the owner filled in) by the names of its key's placeholders.
+	 */
+	private List<ItemWrite> references(Entity entity, Shape shape, InputValues input, Map<String, AttributeValue> stored) {
 		List<ItemWrite> checks = new ArrayList<>();
 		for (InputField.Value field : shape.all(InputField.Value.class)) {
-			if (field.references().isEmpty() || input.get(field.name()) == null) {
+			AttributeValue value = stored.get(field.target().name());
+			if (field.references().isEmpty() || value == null) {
 				continue;
 			}
 			Entity referenced = field.references().get();
-			Map<String, AttributeValue> key = referenced.key(input::get);
+			Map<String, AttributeValue> values = new LinkedHashMap<>();
+			for (String name : referenced.keyFields()) {
+				new Parent(entity, stored).value(name, referenced.fields().get(name), input)
+					.ifPresent((each) -> values.put(name, each));
+			}
+			Map<String, AttributeValue> key = ItemComposer.key(referenced, values, input.where());
 			checks.add(new ItemWrite.CheckItem(input.path(field.name()), referenced.table().physicalName(), key,
 					new Expressions().exists(referenced.table().partitionKey().name(), true),
-					"No %s `%s` exists: `%s` names one that must.".formatted(referenced.name(), input.get(field.name()),
+					"No %s `%s` exists: `%s` names one that must.".formatted(referenced.name(), text(value),
 							input.path(field.name()))));
 		}
 		return checks;
@@ -216,19 +251,21 @@ final class WritePlanner {
 		Map<String, AttributeValue> known = new LinkedHashMap<>(keyFields(entity, key));
 		known.putAll(changed);
 		List<String> unknown = unknownPlaceholders(entity, changed.keySet(), cleared, known);
-		CompletableFuture<Map<String, AttributeValue>> read = unknown.isEmpty() ? CompletableFuture.completedFuture(Map.of())
+		CompletableFuture<Map<String, AttributeValue>> first = unknown.isEmpty() ? CompletableFuture.completedFuture(Map.of())
 				: this.writer.get(entity.table().physicalName(), key,
 						unknown.stream().map((name) -> entity.fields().get(name).attribute()).toList(), stats);
-		return read.thenApply((stored) -> {
+		return first.thenApply((stored) -> {
 			Expressions expressions = new Expressions();
 			changed.forEach((name, value) -> expressions.set(entity.fields().get(name).attribute(), value));
 			cleared.forEach((name) -> expressions.remove(entity.fields().get(name).attribute()));
 			Map<String, AttributeValue> values = new LinkedHashMap<>(known);
+			Map<String, Optional<AttributeValue>> read = new LinkedHashMap<>();
 			for (String name : unknown) {
 				AttributeField field = entity.fields().get(name);
 				Optional<AttributeValue> held = Optional.ofNullable(stored.get(field.attribute()));
 				held.ifPresent((value) -> values.put(name, value));
 				expressions.unchanged(field.attribute(), held);
+				read.put(field.attribute(), held);
 			}
 			recompose(entity, changed.keySet(), cleared, values, expressions, input);
 			entity.version().ifPresent((version) -> expressions.increment(version.attribute()));
@@ -239,7 +276,7 @@ final class WritePlanner {
 			expressions.exists(entity.table().partitionKey().name(), true);
 			Optional<Long> expected = conditions(mutation, input, owned, expressions);
 			ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
-			return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, !unknown.isEmpty());
+			return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, read);
 		});
 	}
 
@@ -304,12 +341,14 @@ final class WritePlanner {
 		}
 	}
 
-	/** The placeholders of index key templates an update touches whose values it neither gives nor has in the key. */
+	/** The placeholders of the indexes an update touches whose values it neither gives nor has in the key. */
 	private static List<String> unknownPlaceholders(Entity entity, Set<String> changed, Set<String> cleared,
 			Map<String, AttributeValue> known) {
 		Set<String> unknown = new java.util.LinkedHashSet<>();
-		for (KeyTemplate template : ItemComposer.indexTemplates(entity).values()) {
-			List<String> placeholders = template.placeholders();
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			List<String> placeholders = new ArrayList<>();
+			indexKey.partition().ifPresent((template) -> placeholders.addAll(template.placeholders()));
+			indexKey.sort().ifPresent((template) -> placeholders.addAll(template.placeholders()));
 			if (placeholders.stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))
 					|| placeholders.stream().anyMatch(cleared::contains)) {
 				continue;
@@ -319,25 +358,37 @@ final class WritePlanner {
 		return List.copyOf(unknown);
 	}
 
-	/** Index key attributes whose templates the update touches: composed again, or removed (the item leaves the index). */
+	/**
+	 * The index key attributes of every index whose templates the update touches: composed again, or removed
+	 * (the item leaves the index) when a template can no longer be filled.
+	 */
 	private static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
 			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
-		Map<String, KeyTemplate> templates = ItemComposer.indexTemplates(entity);
 		Map<String, Optional<AttributeValue>> composed = ItemComposer.indexKeys(entity, values,
 				input.where().isEmpty() ? "input" : input.where());
-		templates.forEach((attribute, template) -> {
-			if (template.placeholders().stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))) {
-				return;
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			List<KeyTemplate> templates = new ArrayList<>();
+			indexKey.partition().ifPresent(templates::add);
+			indexKey.sort().ifPresent(templates::add);
+			boolean touched = templates.stream()
+				.flatMap((template) -> template.placeholders().stream())
+				.anyMatch((name) -> changed.contains(name) || cleared.contains(name));
+			if (!touched) {
+				continue;
 			}
-			Optional<AttributeValue> value = template.placeholders().stream().anyMatch(cleared::contains) ? Optional.empty()
-					: composed.get(attribute);
-			if (value.isPresent()) {
-				expressions.set(attribute, value.get());
+			List<String> attributes = new ArrayList<>();
+			indexKey.partition().ifPresent((template) -> attributes.add(indexKey.index().partitionKey().name()));
+			indexKey.sort().ifPresent((template) -> attributes.add(indexKey.index().sortKey().orElseThrow().name()));
+			for (String attribute : attributes) {
+				Optional<AttributeValue> value = composed.get(attribute);
+				if (value.isPresent()) {
+					expressions.set(attribute, value.get());
+				}
+				else {
+					expressions.remove(attribute);
+				}
 			}
-			else {
-				expressions.remove(attribute);
-			}
-		});
+		}
 	}
 
 	// ---- replace
@@ -346,7 +397,7 @@ final class WritePlanner {
 		Entity entity = mutation.entity();
 		Shape shape = mutation.input().shape();
 		Optional<Ownership> ownership = owners.of(entity);
-		Map<String, AttributeValue> stored = values(entity, shape, input, owners, now, Map.of()).stored();
+		Map<String, AttributeValue> stored = values(entity, shape, input, owners, now, Optional.empty()).stored();
 		Map<String, AttributeValue> key = shape.one(InputField.Id.class).isPresent() ? key(mutation, input)
 				: ItemComposer.key(entity, stored, input.where());
 		stored.putAll(keyFields(entity, key));
@@ -374,7 +425,7 @@ final class WritePlanner {
 				owned.field().attribute(), owned.identity()));
 		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
 		ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
-		return new Plan(mutation, input, List.of(write), Map.of(), ownership, expected, false, false);
+		return new Plan(mutation, input, List.of(write), Map.of(), ownership, expected, false, Map.of());
 	}
 
 	// ---- delete
@@ -388,7 +439,7 @@ final class WritePlanner {
 				ownership.field().attribute(), ownership.identity()));
 		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
 		ItemWrite write = new ItemWrite.DeleteItem(input.where(), entity.table().physicalName(), key, expressions);
-		return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, false);
+		return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, Map.of());
 	}
 
 	// ---- conditions

@@ -1,0 +1,356 @@
+package dev.dynamorelay.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Writes of a single-table design the project has never seen, from its schema file alone: each answer
+ * compared with a direct GetItem of what DynamoDB holds; keys, the type attribute and a sparse index's keys
+ * composed; versions, conditions, references, children and lists all or nothing; owners kept.
+ */
+class StoreWritesIT extends StoreIntegrationTest {
+
+	private static final String CREATE_ORDER = """
+			mutation($input: CreateOrderInput!) { createOrder(input: $input) {
+			  order { id customerId orderId placedAt status total version }
+			  orderEdge { cursor node { orderId } } statusEdge { cursor node { orderId } } clientMutationId } }""";
+
+	private static final String UPDATE_ORDER = """
+			mutation($input: UpdateOrderInput!) { updateOrder(input: $input) { orderId status total note version } }""";
+
+	private static final String ORDERS = """
+			query($customerId: String!, $after: String) { customer(customerId: $customerId) {
+			  orders(first: 10, after: $after) { edges { cursor node { orderId } } pageInfo { hasNextPage } } } }""";
+
+	@Test
+	void createsAnItemWithItsKeyTypeAttributeAndSparseIndexKeys() {
+		String alice = Fixtures.unique("alice");
+		createCustomer(alice);
+		assertThat(stored("CUSTOMER#" + alice, "PROFILE")).containsEntry("kind", AttributeValue.fromS("Customer"))
+			.containsEntry("customerId", AttributeValue.fromS(alice))
+			.containsEntry("version", AttributeValue.fromN("1"));
+		Http.Answer open = this.http.post(customer(alice), CREATE_ORDER, vars("input", Map.of("orderId", "o1",
+				"placedAt", "2025-05-01T10:00:00+02:00", "status", "open", "total", 12.5, "clientMutationId", "m1"))).clean();
+		assertThat(open.errors()).isEmpty();
+		assertThat(open.at("data", "createOrder", "order", "customerId")).isEqualTo(alice);
+		assertThat(open.at("data", "createOrder", "order", "placedAt")).isEqualTo("2025-05-01T08:00:00.000Z");
+		assertThat(open.at("data", "createOrder", "order", "version")).isEqualTo(1);
+		assertThat(open.at("data", "createOrder", "clientMutationId")).isEqualTo("m1");
+		Map<String, AttributeValue> item = stored("CUSTOMER#" + alice, "ORDER#o1");
+		assertThat(item).containsEntry("kind", AttributeValue.fromS("Order"))
+			.containsEntry("GSI1PK", AttributeValue.fromS("STATUS#open"))
+			.containsEntry("GSI1SK", AttributeValue.fromS("2025-05-01T08:00:00.000Z"))
+			.containsEntry("placedAt", AttributeValue.fromS("2025-05-01T08:00:00.000Z"))
+			.containsEntry("total", AttributeValue.fromN("12.5"))
+			.containsEntry("version", AttributeValue.fromN("1"));
+		assertThat(open.at("data", "createOrder", "statusEdge", "node", "orderId")).isEqualTo("o1");
+
+		Http.Answer unset = this.http.post(customer(alice), CREATE_ORDER,
+				vars("input", Map.of("orderId", "o2", "total", 3))).clean();
+		assertThat(unset.errors()).isEmpty();
+		Map<String, AttributeValue> sparse = stored("CUSTOMER#" + alice, "ORDER#o2");
+		assertThat(sparse).containsKey("placedAt").doesNotContainKeys("GSI1PK", "GSI1SK", "status");
+		assertThat(unset.at("data", "createOrder", "statusEdge")).as("not in the status index").isNull();
+	}
+
+	@Test
+	void anUpdateChangesOnlyWhatItGivesAndKeepsTheIndexKeysTrue() {
+		String bob = Fixtures.unique("bob");
+		createCustomer(bob);
+		String id = createOrder(bob, "o1", "open", 10);
+		Map<String, AttributeValue> before = stored("CUSTOMER#" + bob, "ORDER#o1");
+		this.dynamoDb.updateItem((update) -> update.tableName(TABLE)
+			.key(Map.of("PK", AttributeValue.fromS("CUSTOMER#" + bob), "SK", AttributeValue.fromS("ORDER#o1")))
+			.updateExpression("SET extra = :x")
+			.expressionAttributeValues(Map.of(":x", AttributeValue.fromS("kept"))));
+
+		Http.Answer shipped = this.http.post(customer(bob), UPDATE_ORDER,
+				vars("input", Map.of("id", id, "status", "shipped", "note", "fast"))).clean();
+		assertThat(shipped.errors()).isEmpty();
+		assertThat(shipped.at("data", "updateOrder", "version")).isEqualTo(2);
+		Map<String, AttributeValue> after = stored("CUSTOMER#" + bob, "ORDER#o1");
+		assertThat(after).containsEntry("status", AttributeValue.fromS("shipped"))
+			.containsEntry("GSI1PK", AttributeValue.fromS("STATUS#shipped"))
+			.containsEntry("GSI1SK", before.get("placedAt"))
+			.containsEntry("note", AttributeValue.fromS("fast"))
+			.containsEntry("total", before.get("total"))
+			.containsEntry("extra", AttributeValue.fromS("kept"))
+			.containsEntry("version", AttributeValue.fromN("2"));
+
+		Map<String, Object> clear = new java.util.HashMap<>();
+		clear.put("id", id);
+		clear.put("status", null);
+		Http.Answer cleared = this.http.post(customer(bob), UPDATE_ORDER, vars("input", clear)).clean();
+		assertThat(cleared.errors()).isEmpty();
+		assertThat(stored("CUSTOMER#" + bob, "ORDER#o1")).doesNotContainKeys("status", "GSI1PK", "GSI1SK")
+			.containsEntry("version", AttributeValue.fromN("3"));
+	}
+
+	@Test
+	void concurrentUpdatesAtOneVersionHaveExactlyOneWinner() throws Exception {
+		String carol = Fixtures.unique("carol");
+		createCustomer(carol);
+		String id = createOrder(carol, "o1", "open", 1);
+		int writers = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(writers);
+		List<CompletableFuture<Http.Answer>> answers = new ArrayList<>();
+		try {
+			for (int i = 0; i < writers; i++) {
+				int total = 100 + i;
+				answers.add(CompletableFuture.supplyAsync(() -> this.http.post(customer(carol), UPDATE_ORDER,
+						vars("input", Map.of("id", id, "total", total, "expectedVersion", 1))), pool));
+			}
+			List<Http.Answer> done = answers.stream().map(CompletableFuture::join).toList();
+			List<Http.Answer> won = done.stream().filter((answer) -> answer.errors().isEmpty()).toList();
+			assertThat(won).hasSize(1);
+			List<Http.Answer> lost = done.stream().filter((answer) -> !answer.errors().isEmpty()).toList();
+			assertThat(lost).hasSize(writers - 1).allSatisfy((answer) -> {
+				assertThat(answer.codes()).containsExactly("CONFLICT");
+				assertThat(answer.at("errors", 0, "extensions", "currentVersion")).isEqualTo(2);
+			});
+			Map<String, AttributeValue> item = stored("CUSTOMER#" + carol, "ORDER#o1");
+			assertThat(item.get("version")).isEqualTo(AttributeValue.fromN("2"));
+			assertThat(item.get("total").n()).isEqualTo(String.valueOf(won.get(0).at("data", "updateOrder", "total"))
+				.replace(".0", ""));
+		}
+		finally {
+			pool.shutdown();
+		}
+		Http.Answer next = this.http.post(customer(carol), UPDATE_ORDER,
+				vars("input", Map.of("id", id, "note", "after", "expectedVersion", 2))).clean();
+		assertThat(next.errors()).isEmpty();
+		assertThat(next.at("data", "updateOrder", "version")).isEqualTo(3);
+	}
+
+	@Test
+	void aTransactionWithOneBadPartWritesNothingAndNamesThePart() {
+		String dave = Fixtures.unique("dave");
+		createCustomer(dave);
+		createOrder(dave, "taken", "open", 1);
+		Http.Answer refused = this.http.post(customer(dave), "mutation($input: [CreateOrderInput!]!) { "
+				+ "createOrders(input: $input) { orderId } }", vars("input", List.of(Map.of("orderId", "a", "total", 1),
+						Map.of("orderId", "taken", "total", 2), Map.of("orderId", "c", "total", 3)))).clean();
+		assertThat(refused.codes()).containsExactly("CONFLICT");
+		assertThat(refused.at("errors", 0, "extensions", "part")).isEqualTo("input[1]");
+		assertThat(stored("CUSTOMER#" + dave, "ORDER#a")).isEmpty();
+		assertThat(stored("CUSTOMER#" + dave, "ORDER#c")).isEmpty();
+
+		Http.Answer all = this.http.post(customer(dave), "mutation($input: [CreateOrderInput!]!) { "
+				+ "createOrders(input: $input) { orderId version } }", vars("input", List.of(Map.of("orderId", "a", "total", 1),
+						Map.of("orderId", "c", "total", 3)))).clean();
+		assertThat(all.errors()).isEmpty();
+		assertThat(all.at("data", "createOrders", 1, "orderId")).isEqualTo("c");
+		assertThat(stored("CUSTOMER#" + dave, "ORDER#a")).containsEntry("version", AttributeValue.fromN("1"));
+		assertThat(stored("CUSTOMER#" + dave, "ORDER#c")).containsEntry("version", AttributeValue.fromN("1"));
+	}
+
+	@Test
+	void anOrderAndItsLinesAreWrittenTogetherOrNotAtAll() {
+		String erin = Fixtures.unique("erin");
+		createCustomer(erin);
+		String orderId = Fixtures.unique("ord");
+		Http.Answer duplicate = this.http.post(customer(erin), CREATE_ORDER, vars("input", Map.of("orderId", orderId,
+				"total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1),
+						Map.of("line", "1", "sku", "B", "quantity", 2))))).clean();
+		assertThat(duplicate.codes()).as(duplicate.body().toString()).containsExactly("INVALID_ARGUMENT");
+		assertThat(stored("CUSTOMER#" + erin, "ORDER#" + orderId)).isEmpty();
+
+		Http.Answer created = this.http.post(customer(erin), CREATE_ORDER, vars("input", Map.of("orderId", orderId,
+				"total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1),
+						Map.of("line", "2", "sku", "B", "quantity", 2))))).clean();
+		assertThat(created.errors()).isEmpty();
+		assertThat(stored("ORDER#" + orderId, "LINE#2")).containsEntry("kind", AttributeValue.fromS("OrderLine"))
+			.containsEntry("orderId", AttributeValue.fromS(orderId))
+			.containsEntry("sku", AttributeValue.fromS("B"))
+			.containsEntry("quantity", AttributeValue.fromN("2"));
+
+		Http.Answer again = this.http.post(customer(erin), CREATE_ORDER, vars("input", Map.of("orderId",
+				Fixtures.unique("ord"), "total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 0))))).clean();
+		assertThat(again.codes()).containsExactly("INVALID_ARGUMENT");
+	}
+
+	@Test
+	void anOrderOfACustomerThatDoesNotExistIsNotFoundAndNothingIsWritten() {
+		String frank = Fixtures.unique("frank");
+		Http.Answer refused = this.http.post(customer(frank), CREATE_ORDER,
+				vars("input", Map.of("orderId", "o1", "total", 1))).clean();
+		assertThat(refused.codes()).containsExactly("NOT_FOUND");
+		assertThat(stored("CUSTOMER#" + frank, "ORDER#o1")).isEmpty();
+	}
+
+	@Test
+	void aRetriedMutationWithTheSameIdempotencyKeyWritesOnce() {
+		String gina = Fixtures.unique("gina");
+		createCustomer(gina);
+		Map<String, Object> input = Map.of("orderId", "o1", "placedAt", "2025-06-01T00:00:00Z", "total", 4,
+				"idempotencyKey", Fixtures.unique("key"));
+		Http.Answer first = this.http.post(customer(gina), CREATE_ORDER, vars("input", input)).clean();
+		Http.Answer retried = this.http.post(customer(gina), CREATE_ORDER, vars("input", input)).clean();
+		assertThat(first.errors()).isEmpty();
+		assertThat(retried.errors()).as("the retry is answered as the first was").isEmpty();
+		assertThat(retried.at("data", "createOrder", "order", "id")).isEqualTo(first.at("data", "createOrder", "order", "id"));
+		assertThat(stored("CUSTOMER#" + gina, "ORDER#o1")).containsEntry("version", AttributeValue.fromN("1"));
+
+		Map<String, Object> other = new java.util.HashMap<>(input);
+		other.put("total", 5);
+		Http.Answer reused = this.http.post(customer(gina), CREATE_ORDER, vars("input", other)).clean();
+		assertThat(reused.codes()).containsExactly("CONFLICT");
+		assertThat(stored("CUSTOMER#" + gina, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("4"));
+	}
+
+	@Test
+	void noCallerWritesAnotherOwnersItemsOrMovesAnItemToAnotherOwner() {
+		String hal = Fixtures.unique("hal");
+		String ivy = Fixtures.unique("ivy");
+		createCustomer(hal);
+		createCustomer(ivy);
+		Http.Answer spoofed = this.http.post(customer(hal), CREATE_ORDER,
+				vars("input", Map.of("customerId", ivy, "orderId", "o1", "total", 1))).clean();
+		assertThat(spoofed.codes()).containsExactly("FORBIDDEN");
+		assertThat(stored("CUSTOMER#" + ivy, "ORDER#o1")).isEmpty();
+
+		String ivys = createOrder(ivy, "o2", "open", 7);
+		Http.Answer foreign = this.http.post(customer(hal), UPDATE_ORDER,
+				vars("input", Map.of("id", ivys, "note", "mine now"))).clean();
+		assertThat(foreign.codes()).containsExactly("FORBIDDEN");
+		Http.Answer deleted = this.http.post(customer(hal), "mutation($id: ID!) { deleteOrder(id: $id) }",
+				vars("id", ivys)).clean();
+		assertThat(deleted.codes()).containsExactly("FORBIDDEN");
+		assertThat(stored("CUSTOMER#" + ivy, "ORDER#o2")).doesNotContainKey("note");
+
+		Http.Answer byStaff = this.http.post(staff(), CREATE_ORDER,
+				vars("input", Map.of("customerId", ivy, "orderId", "o3", "total", 1))).clean();
+		assertThat(byStaff.errors()).isEmpty();
+		assertThat(stored("CUSTOMER#" + ivy, "ORDER#o3")).containsEntry("customerId", AttributeValue.fromS(ivy));
+		Http.Answer anonymous = this.http.post(null, CREATE_ORDER,
+				vars("input", Map.of("customerId", ivy, "orderId", "o4", "total", 1))).clean();
+		assertThat(anonymous.codes()).containsExactly("UNAUTHENTICATED");
+	}
+
+	@Test
+	void deletesAnswerTheIdOnceAndHonourTheVersion() {
+		String jo = Fixtures.unique("jo");
+		createCustomer(jo);
+		String id = createOrder(jo, "o1", "open", 1);
+		Http.Answer stale = this.http.post(customer(jo),
+				"mutation($id: ID!) { deleteOrder(id: $id, expectedVersion: 7) }", vars("id", id)).clean();
+		assertThat(stale.codes()).containsExactly("CONFLICT");
+		assertThat(stale.at("errors", 0, "extensions", "currentVersion")).isEqualTo(1);
+		assertThat(stored("CUSTOMER#" + jo, "ORDER#o1")).isNotEmpty();
+		Http.Answer removed = this.http.post(customer(jo), """
+				mutation($input: RemoveOrderInput!) { removeOrder(input: $input) { deletedId clientMutationId } }""",
+				vars("input", Map.of("id", id, "expectedVersion", 1, "clientMutationId", "x"))).clean();
+		assertThat(removed.errors()).isEmpty();
+		assertThat(removed.at("data", "removeOrder", "deletedId")).isEqualTo(id);
+		assertThat(removed.at("data", "removeOrder", "clientMutationId")).isEqualTo("x");
+		assertThat(stored("CUSTOMER#" + jo, "ORDER#o1")).isEmpty();
+		Http.Answer again = this.http.post(customer(jo), "mutation($id: ID!) { deleteOrder(id: $id) }", vars("id", id))
+			.clean();
+		assertThat(again.errors()).isEmpty();
+		assertThat(again.at("data", "deleteOrder")).isNull();
+	}
+
+	@Test
+	void aDeclaredConditionDecidesWhetherTheWriteHappens() {
+		String kim = Fixtures.unique("kim");
+		createCustomer(kim);
+		String id = createOrder(kim, "o1", "open", 50);
+		String cancel = "mutation($input: CancelOrderInput!) { cancelOrder(input: $input) { status version } }";
+		Http.Answer tooExpensive = this.http.post(customer(kim), cancel, vars("input", Map.of("id", id, "totalAtMost", 10)))
+			.clean();
+		assertThat(tooExpensive.codes()).containsExactly("CONFLICT");
+		Http.Answer cancelled = this.http.post(customer(kim), cancel, vars("input", Map.of("id", id))).clean();
+		assertThat(cancelled.errors()).isEmpty();
+		assertThat(cancelled.at("data", "cancelOrder", "status")).isEqualTo("cancelled");
+		assertThat(stored("CUSTOMER#" + kim, "ORDER#o1")).containsEntry("GSI1PK", AttributeValue.fromS("STATUS#cancelled"));
+		Http.Answer twice = this.http.post(customer(kim), cancel, vars("input", Map.of("id", id))).clean();
+		assertThat(twice.codes()).as("only an open order is cancelled").containsExactly("CONFLICT");
+		Http.Answer missing = this.http.post(customer(kim), UPDATE_ORDER,
+				vars("input", Map.of("id", id.substring(0, id.length() - 2) + "AA", "note", "x"))).clean();
+		assertThat(missing.codes()).containsAnyOf("NOT_FOUND", "INVALID_ARGUMENT");
+	}
+
+	@Test
+	void theEdgeACreateAnswersContinuesItsConnectionRightBehindIt() {
+		String lee = Fixtures.unique("lee");
+		createCustomer(lee);
+		for (String orderId : List.of("a", "c", "e")) {
+			createOrder(lee, orderId, null, 1);
+		}
+		Http.Answer created = this.http.post(customer(lee), CREATE_ORDER,
+				vars("input", Map.of("orderId", "b", "total", 2))).clean();
+		String cursor = (String) created.at("data", "createOrder", "orderEdge", "cursor");
+		assertThat(cursor).isNotNull();
+		Http.Answer onwards = this.http.post(customer(lee), ORDERS, vars("customerId", lee, "after", cursor)).clean();
+		assertThat(onwards.errors()).isEmpty();
+		@SuppressWarnings("unchecked")
+		List<Map<String, Object>> edges = (List<Map<String, Object>>) onwards.at("data", "customer", "orders", "edges");
+		assertThat(edges.stream().map((edge) -> (Object) ((Map<?, ?>) edge.get("node")).get("orderId")).toList())
+			.containsExactly("c", "e");
+		Http.Answer filtered = this.http.post(customer(lee), """
+				mutation($input: CreateOrderInput!) { createOrder(input: $input) {
+				  cheap: orderEdge(totalAtLeast: 100) { cursor } dear: orderEdge(totalAtLeast: 1) { cursor } } }""",
+				vars("input", Map.of("orderId", "d", "total", 5))).clean();
+		assertThat(filtered.at("data", "createOrder", "cheap")).as("not in the filtered connection").isNull();
+		assertThat(filtered.at("data", "createOrder", "dear", "cursor")).isNotNull();
+	}
+
+	@Test
+	void valuesThatDoNotFitAreRefusedBeforeAnythingIsWritten() {
+		String max = Fixtures.unique("max");
+		createCustomer(max);
+		Http.Answer longKey = this.http.post(customer(max), CREATE_ORDER,
+				vars("input", Map.of("orderId", "k".repeat(1100), "total", 1))).clean();
+		assertThat(longKey.codes()).as("a sort key over 1,024 bytes").containsExactly("INVALID_ARGUMENT");
+		Http.Answer huge = this.http.post(customer(max), CREATE_ORDER,
+				vars("input", Map.of("orderId", "big", "total", 1, "note", "n".repeat(420_000)))).clean();
+		assertThat(huge.codes()).containsExactly("INVALID_ARGUMENT");
+		Http.Answer negative = this.http.post(customer(max), CREATE_ORDER,
+				vars("input", Map.of("orderId", "neg", "total", -1))).clean();
+		assertThat(negative.codes()).containsExactly("INVALID_ARGUMENT");
+		Http.Answer range = this.http.post(customer(max), CREATE_ORDER,
+				vars("input", Map.of("orderId", "range", "total", 1e300))).clean();
+		assertThat(range.codes()).containsExactly("INVALID_ARGUMENT");
+		assertThat(stored("CUSTOMER#" + max, "ORDER#big")).isEmpty();
+		assertThat(stored("CUSTOMER#" + max, "ORDER#neg")).isEmpty();
+		assertThat(stored("CUSTOMER#" + max, "ORDER#range")).isEmpty();
+	}
+
+	@Test
+	void aReplaceWritesTheWholeItemAndRaisesTheVersion() {
+		String ned = Fixtures.unique("ned");
+		createCustomer(ned);
+		createOrder(ned, "o1", "open", 1);
+		Http.Answer replaced = this.http.post(customer(ned), """
+				mutation($input: ReplaceOrderInput!) { replaceOrder(input: $input) { status note total version } }""",
+				vars("input", Map.of("orderId", "o1", "total", 2, "expectedVersion", 1))).clean();
+		assertThat(replaced.errors()).isEmpty();
+		assertThat(replaced.at("data", "replaceOrder", "version")).isEqualTo(2);
+		assertThat(stored("CUSTOMER#" + ned, "ORDER#o1")).doesNotContainKeys("status", "GSI1PK", "GSI1SK")
+			.containsEntry("total", AttributeValue.fromN("2"))
+			.containsEntry("kind", AttributeValue.fromS("Order"));
+	}
+
+	/** Creates an order of {@code customerId} as that customer; its node id. */
+	private String createOrder(String customerId, String orderId, String status, double total) {
+		Map<String, Object> input = new java.util.HashMap<>();
+		input.put("orderId", orderId);
+		input.put("total", total);
+		if (status != null) {
+			input.put("status", status);
+		}
+		Http.Answer created = this.http.post(customer(customerId), CREATE_ORDER, vars("input", input)).clean();
+		assertThat(created.errors()).as(created.body().toString()).isEmpty();
+		return (String) created.at("data", "createOrder", "order", "id");
+	}
+
+}
