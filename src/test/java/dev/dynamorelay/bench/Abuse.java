@@ -71,6 +71,9 @@ final class Abuse {
 
 	private static final Duration AFTER = Duration.ofSeconds(20);
 
+	/** The attacks alone before the start's reading: long enough for every slow body to be refused once. */
+	private static final Duration FIRST_ROUND = Duration.ofSeconds(20);
+
 	/** Connections whose bodies trickle in, held all through the window (Tomcat has 200 workers). */
 	private static final int SLOW_CONNECTIONS = 220;
 
@@ -195,6 +198,12 @@ final class Abuse {
 
 	private volatile boolean attacking;
 
+	/** When the measured window's attacks started. */
+	private volatile long windowStart;
+
+	/** The deadline requests answered later than the timeout and its margin: time, when, how. */
+	private final ConcurrentLinkedQueue<String> late = new ConcurrentLinkedQueue<>();
+
 	Abuse(Benchmark bench, long pid, int port, int managementPort) {
 		this.bench = bench;
 		this.pid = pid;
@@ -220,51 +229,39 @@ final class Abuse {
 		normal(bodies, Duration.ofSeconds(60), null);
 		System.out.println("Abuse: each attack twice, as a check and to warm its paths ...");
 		for (int i = 0; i < 2; i++) {
-			for (Kind kind : Kind.values()) {
-				if (kind != Kind.SLOW) {
-					step(kind, null);
-				}
+			for (Kind kind : rotating()) {
+				step(kind, null);
 			}
 		}
-		for (Kind kind : Kind.values()) {
-			if (kind != Kind.SLOW) {
-				System.out.printf("  %s: %s%n", kind.name().toLowerCase(Locale.ROOT), answers(kind));
-			}
+		for (Kind kind : rotating()) {
+			System.out.printf("  %s: %s%n", kind.name().toLowerCase(Locale.ROOT), answers(kind));
 		}
-		this.answers.clear();
-		this.seconds.clear();
-		this.sentBeforeRefusal.clear();
-		this.bench.failures.clear();
-
+		clear();
+		// What the server holds for its connections (Tomcat keeps up to 200 processors with their buffers) and
+		// its operation names (up to 100, with their timers) fills within seconds of the first attacks and stays:
+		// read before them, and again after a first round of them, so that start and end compare what a server
+		// that has met such traffic holds.
+		Memory before = memory("before");
+		System.out.printf("Abuse: a first round of the attacks, %d s ...%n", FIRST_ROUND.toSeconds());
+		Attacks first = attack();
+		Thread.sleep(FIRST_ROUND.toMillis());
+		stop(first);
+		System.out.println("  " + answers(Kind.SLOW));
+		clear();
 		Memory start = memory("start");
 		System.out.printf("Abuse: the normal page alone, %d clients, %d s ...%n", NORMAL_CLIENTS, ALONE.toSeconds());
 		Normal alone = normal(bodies, ALONE, null);
-		Scrape before = scrape();
+		Scrape scrapeBefore = scrape();
 		Path log = Path.of("target", "bench", "server.log");
 		long logLines = lines(log).size();
 
 		System.out.printf("Abuse: the normal page beside the attacks for %d s (%d rotating threads, %d slow bodies, "
 				+ "probes every second, a scrape every 10 s) ...%n", this.window.toSeconds(), this.attackThreads,
 				SLOW_CONNECTIONS);
-		this.attacking = true;
 		long started = System.nanoTime();
-		ExecutorService burst = Executors.newFixedThreadPool(4 * this.attackThreads);
-		ExecutorService side = Executors.newFixedThreadPool(this.attackThreads + 4);
-		List<Future<?>> attackers = new ArrayList<>();
-		for (int t = 0; t < this.attackThreads; t++) {
-			int offset = t;
-			attackers.add(side.submit(() -> {
-				Kind[] kinds = rotating();
-				for (int i = offset; this.attacking; i++) {
-					step(kinds[i % kinds.length], burst);
-				}
-				return null;
-			}));
-		}
-		attackers.add(side.submit(() -> {
-			slowBodies();
-			return null;
-		}));
+		this.windowStart = started;
+		Attacks attacks = attack();
+		ExecutorService side = Executors.newFixedThreadPool(3);
 		long probeStart = System.nanoTime();
 		int probeSeconds = (int) this.window.toSeconds() + 2;
 		Future<boolean[]> liveness = side.submit(() -> probe("/actuator/health/liveness", probeStart, probeSeconds));
@@ -278,17 +275,13 @@ final class Abuse {
 		// The attacks reach their pace, then the normal clients measure beside them.
 		Thread.sleep(2_000);
 		Normal attacked = normal(bodies, this.window, beside);
-		this.attacking = false;
+		stop(attacks);
 		double attackSeconds = (System.nanoTime() - started) / 1e9;
-		for (Future<?> attacker : attackers) {
-			attacker.get(90, TimeUnit.SECONDS);
-		}
 		boolean[] live = liveness.get(10, TimeUnit.SECONDS);
 		boolean[] ready = readiness.get(10, TimeUnit.SECONDS);
 		monitor.get(30, TimeUnit.SECONDS);
-		burst.shutdownNow();
 		side.shutdownNow();
-		Scrape after = scrape();
+		Scrape scrapeAfter = scrape();
 		List<String> logged = lines(log);
 		logged = logged.subList((int) Math.min(logLines, logged.size()), logged.size());
 		Thread.sleep(2_000);
@@ -297,12 +290,18 @@ final class Abuse {
 		Normal again = normal(bodies, AFTER, null);
 
 		report(alone, attacked, again, attackSeconds);
-		memory(start, this.middle, end);
+		memory(before, start, this.middle, end);
 		int missed = 0;
+		List<String> when = new ArrayList<>();
 		for (int s = 0; s < probeSeconds; s++) {
 			if (!live[s] || !ready[s]) {
 				missed++;
+				when.add(s + " s" + (live[s] ? "" : " liveness") + (ready[s] ? "" : " readiness"));
 			}
+		}
+		if (!when.isEmpty()) {
+			System.out.println("  probes missed at (seconds into the window): "
+					+ String.join(", ", when.subList(0, Math.min(20, when.size()))));
 		}
 		this.bench.row("abuse: liveness and readiness on the management port every second: seconds missed",
 				"%d of %d".formatted(missed, probeSeconds), "-",
@@ -310,10 +309,57 @@ final class Abuse {
 						count(ready, false), Benchmark.ms(this.slowestProbe.get("/actuator/health/liveness").get() / 1e6),
 						Benchmark.ms(this.slowestProbe.get("/actuator/health/readiness").get() / 1e6)),
 				"each answers 200 within 1 s, every second", missed == 0);
-		scrapes(scrapes, before, after);
-		refusals(before, after);
+		scrapes(scrapes, scrapeBefore, scrapeAfter);
+		refusals(scrapeBefore, scrapeAfter);
 		logLines(logged);
 		this.figures(alone, attacked, start, end, missed);
+	}
+
+	/** The attack threads running: the rotating ones and the slow bodies'. */
+	private record Attacks(ExecutorService threads, ExecutorService bursts, List<Future<?>> running) {
+
+	}
+
+	/** Starts the rotating threads and the slow bodies' thread. */
+	private Attacks attack() {
+		this.attacking = true;
+		ExecutorService bursts = Executors.newFixedThreadPool(4 * this.attackThreads);
+		ExecutorService threads = Executors.newFixedThreadPool(this.attackThreads + 1);
+		List<Future<?>> running = new ArrayList<>();
+		for (int t = 0; t < this.attackThreads; t++) {
+			int offset = t;
+			running.add(threads.submit(() -> {
+				Kind[] kinds = rotating();
+				for (int i = offset; this.attacking; i++) {
+					step(kinds[i % kinds.length], bursts);
+				}
+				return null;
+			}));
+		}
+		running.add(threads.submit(() -> {
+			slowBodies();
+			return null;
+		}));
+		return new Attacks(threads, bursts, running);
+	}
+
+	/** Stops the attacks once each has finished its step (the slow bodies' connections closed). */
+	private void stop(Attacks attacks) throws Exception {
+		this.attacking = false;
+		for (Future<?> attacker : attacks.running) {
+			attacker.get(90, TimeUnit.SECONDS);
+		}
+		attacks.bursts.shutdownNow();
+		attacks.threads.shutdownNow();
+	}
+
+	/** Forgets the answers counted so far (the check's, the first round's). */
+	private void clear() {
+		this.answers.clear();
+		this.seconds.clear();
+		this.late.clear();
+		this.sentBeforeRefusal.clear();
+		this.bench.failures.clear();
 	}
 
 	/** The kinds the rotating threads take in turn: all but the slow bodies. */
@@ -489,6 +535,10 @@ final class Abuse {
 		}
 		count(Kind.DEADLINE, what, described);
 		this.seconds.computeIfAbsent(Kind.DEADLINE, (k) -> new ConcurrentLinkedQueue<>()).add(answer.seconds);
+		if (answer.seconds > this.deadline.plus(DEADLINE_MARGIN).toMillis() / 1000.0) {
+			this.late.add("%.2f s (sent %.0f s into the window, %s)".formatted(answer.seconds,
+					(System.nanoTime() - this.windowStart) / 1e9 - answer.seconds, described));
+		}
 	}
 
 	private static long scanned(byte[] body) {
@@ -745,7 +795,7 @@ final class Abuse {
 			long elapsed = i * SCRAPE_EVERY.toSeconds();
 			if (this.middle == null && elapsed >= count / 2) {
 				try {
-					this.middle = memory(null);
+					this.middle = resident();
 				}
 				catch (Exception ex) {
 					System.out.println("  the heap at half the window could not be read: " + ex);
@@ -770,7 +820,11 @@ final class Abuse {
 
 	}
 
-	/** Read at half the window (with its own full GC, a pause the normal pages see in their p99). */
+	/**
+	 * The resident set and threads at half the window. Not the heap: a full GC there would pause the server
+	 * under the load being measured, and under load the heap's figure after it is mostly what was allocated
+	 * since (the class histogram of the live objects is not).
+	 */
 	private volatile Memory middle;
 
 	/**
@@ -779,48 +833,52 @@ final class Abuse {
 	 */
 	private Memory memory(String name) throws Exception {
 		long heap = Benchmark.heapUsedAfterGc(this.pid);
-		Map<String, String> status = status(this.pid);
-		long rss = Long.parseLong(status.get("VmRSS").replaceAll("[^0-9]", "")) * 1024;
-		long threads = Long.parseLong(status.get("Threads").trim());
+		Memory resident = resident();
 		Map<String, long[]> histogram = new LinkedHashMap<>();
-		if (name != null) {
-			String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-			String text = Benchmark.run(jcmd, Long.toString(this.pid), "GC.class_histogram");
-			Files.writeString(Path.of("target", "bench", "abuse-histogram-" + name + ".txt"), text);
-			Matcher line = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE).matcher(text);
-			while (line.find()) {
-				histogram.put(line.group(3), new long[] { Long.parseLong(line.group(1)), Long.parseLong(line.group(2)) });
-			}
+		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+		String text = Benchmark.run(jcmd, Long.toString(this.pid), "GC.class_histogram");
+		Files.writeString(Path.of("target", "bench", "abuse-histogram-" + name + ".txt"), text);
+		Matcher line = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE).matcher(text);
+		while (line.find()) {
+			histogram.put(line.group(3), new long[] { Long.parseLong(line.group(1)), Long.parseLong(line.group(2)) });
 		}
-		return new Memory(heap, rss, threads, histogram);
+		return new Memory(heap, resident.rss, resident.threads, histogram);
 	}
 
-	/** The server's heap and RSS rows, with what grew most between the start and the end. */
-	private void memory(Memory start, Memory middle, Memory end) {
+	/** The server's resident set and threads now, from /proc/PID/status; no heap figure. */
+	private Memory resident() throws IOException {
+		Map<String, String> status = status(this.pid);
+		return new Memory(-1, Long.parseLong(status.get("VmRSS").replaceAll("[^0-9]", "")) * 1024,
+				Long.parseLong(status.get("Threads").trim()), Map.of());
+	}
+
+	/** The server's heap and RSS rows, with what grew most from the start to half the window and to the end. */
+	private void memory(Memory before, Memory start, Memory middle, Memory end) {
 		double heapRatio = (double) end.heap / start.heap;
-		this.bench.row("abuse: server heap after GC at the end vs at the start", Benchmark.mb(end.heap),
-				Benchmark.mb(start.heap), "%.2fx; %s at half the window".formatted(heapRatio,
-						(middle == null) ? "not read" : Benchmark.mb(middle.heap)),
+		this.bench.row("abuse: server heap after GC at the end vs at the start (after a first %d s of attacks)"
+			.formatted(FIRST_ROUND.toSeconds()), Benchmark.mb(end.heap), Benchmark.mb(start.heap),
+				"%.2fx; %s before any attack".formatted(heapRatio, Benchmark.mb(before.heap)),
 				"<= 1.10x", heapRatio <= 1.10);
 		double rssRatio = (double) end.rss / start.rss;
 		this.bench.row("abuse: server RSS (VmRSS) at the end vs at the start", Benchmark.mb(end.rss), Benchmark.mb(start.rss),
-				"%.2fx; %s at half the window; threads %d, %s, %d".formatted(rssRatio,
-						(middle == null) ? "not read" : Benchmark.mb(middle.rss), start.threads,
-						(middle == null) ? "-" : Long.toString(middle.threads), end.threads),
+				"%.2fx; %s before any attack, %s at half the window; threads %d, %d, %s, %d".formatted(rssRatio,
+						Benchmark.mb(before.rss), (middle == null) ? "not read" : Benchmark.mb(middle.rss), before.threads,
+						start.threads, (middle == null) ? "-" : Long.toString(middle.threads), end.threads),
 				"<= 1.10x", rssRatio <= 1.10);
+		grown("before any attack to the start", before, start);
+		grown("the start to the end", start, end);
+	}
+
+	/** Prints the classes whose instances after GC grew most in bytes from {@code from} to {@code to}. */
+	private static void grown(String between, Memory from, Memory to) {
 		List<Map.Entry<String, Long>> grown = new ArrayList<>();
-		end.histogram.forEach((type, counts) -> {
-			long[] before = start.histogram.getOrDefault(type, new long[2]);
-			grown.add(Map.entry(type, counts[1] - before[1]));
-		});
+		to.histogram.forEach((type, counts) -> grown
+			.add(Map.entry(type, counts[1] - from.histogram.getOrDefault(type, new long[2])[1])));
 		grown.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-		System.out.println("  heap after GC, the classes that grew most from the start to the end "
-				+ "(target/bench/abuse-histogram-start.txt, -end.txt):");
-		for (Map.Entry<String, Long> each : grown.subList(0, Math.min(8, grown.size()))) {
-			long[] now = end.histogram.get(each.getKey());
-			long[] before = start.histogram.getOrDefault(each.getKey(), new long[2]);
+		System.out.printf("  heap after GC, what grew most from %s (target/bench/abuse-histogram-*.txt):%n", between);
+		for (Map.Entry<String, Long> each : grown.subList(0, Math.min(6, grown.size()))) {
 			System.out.printf("    %+,.1f KB  %s (%,d -> %,d instances)%n", each.getValue() / 1024.0, each.getKey(),
-					before[0], now[0]);
+					from.histogram.getOrDefault(each.getKey(), new long[2])[0], to.histogram.get(each.getKey())[0]);
 		}
 	}
 
@@ -911,6 +969,7 @@ final class Abuse {
 						Benchmark.percentile(sorted, 99), this.deadline.toSeconds() + " s"),
 				"<= timeout + %d s (%.0f s)".formatted(DEADLINE_MARGIN.toSeconds(), limit),
 				sorted.length > 0 && longest <= limit);
+		this.late.stream().limit(10).forEach((late) -> System.out.println("  a deadline attack answered late: " + late));
 	}
 
 	private double longest(Kind kind) {
