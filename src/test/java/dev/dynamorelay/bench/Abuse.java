@@ -58,8 +58,10 @@ import dev.dynamorelay.it.RawHttp;
  * trickle in a byte every 5 s, a liveness and a readiness probe on the management port every second (each
  * must answer within 1 s), and a scrape of {@code /actuator/prometheus} there every 10 s, as a monitoring
  * system would. It reports the normal page against its figures alone, the server's heap after GC and RSS
- * at the start and the end, the probe seconds missed, every attack's answers by kind, and the longest
- * answer of the requests that run into the deadline.
+ * at the start (after a first 20 s of the attacks, which fill what the server keeps for connections and
+ * operation names; the figures before any attack are printed beside) and at the end, the probe seconds
+ * missed, every attack's answers by kind, the longest answer of the requests that run into the deadline,
+ * the server's own refusal and error counters and what it logged.
  */
 final class Abuse {
 
@@ -196,6 +198,9 @@ final class Abuse {
 	/** Distinct operation names: a counter. */
 	private final AtomicLong names = new AtomicLong();
 
+	/** The Content-Length bodies sent, taking /graphql and /api/users in turn. */
+	private final AtomicLong lengths = new AtomicLong();
+
 	private volatile boolean attacking;
 
 	/** When the measured window's attacks started. */
@@ -258,6 +263,7 @@ final class Abuse {
 		System.out.printf("Abuse: the normal page beside the attacks for %d s (%d rotating threads, %d slow bodies, "
 				+ "probes every second, a scrape every 10 s) ...%n", this.window.toSeconds(), this.attackThreads,
 				SLOW_CONNECTIONS);
+		String loadAtStart = loadAverage();
 		long started = System.nanoTime();
 		this.windowStart = started;
 		Attacks attacks = attack();
@@ -277,6 +283,7 @@ final class Abuse {
 		Normal attacked = normal(bodies, this.window, beside);
 		stop(attacks);
 		double attackSeconds = (System.nanoTime() - started) / 1e9;
+		String loadAtEnd = loadAverage();
 		boolean[] live = liveness.get(10, TimeUnit.SECONDS);
 		boolean[] ready = readiness.get(10, TimeUnit.SECONDS);
 		monitor.get(30, TimeUnit.SECONDS);
@@ -312,6 +319,9 @@ final class Abuse {
 		scrapes(scrapes, scrapeBefore, scrapeAfter);
 		refusals(scrapeBefore, scrapeAfter);
 		logLines(logged);
+		// Everything here shares the machine's cores: the server, DynamoDB Local, the load and whatever else runs.
+		this.bench.row("abuse: the machine's load average (1 min) at the window's start / end", loadAtStart + " / "
+				+ loadAtEnd, "-", "%d cores".formatted(Runtime.getRuntime().availableProcessors()), "-", null);
 		this.figures(alone, attacked, start, end, missed);
 	}
 
@@ -441,8 +451,8 @@ final class Abuse {
 
 	private void oversized() {
 		count(Kind.OVERSIZED, "100 MB chunked to /graphql", stream("/graphql", true));
-		String path = (this.names.get() % 2 == 0) ? "/graphql" : "/api/users";
-		count(Kind.OVERSIZED, "Content-Length 100 MB", stream(path, false));
+		String path = (this.lengths.getAndIncrement() % 2 == 0) ? "/graphql" : "/api/users";
+		count(Kind.OVERSIZED, "Content-Length 100 MB to " + path, stream(path, false));
 	}
 
 	/**
@@ -1165,6 +1175,15 @@ final class Abuse {
 			answer.append(" Allow: ").append(allow);
 		}
 		return answer.toString();
+	}
+
+	private static String loadAverage() {
+		try {
+			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+		}
+		catch (IOException ex) {
+			return "?";
+		}
 	}
 
 	private static List<String> lines(Path file) throws IOException {
