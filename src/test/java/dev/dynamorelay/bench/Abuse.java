@@ -242,6 +242,12 @@ final class Abuse {
 			System.out.printf("  %s: %s%n", kind.name().toLowerCase(Locale.ROOT), answers(kind));
 		}
 		clear();
+		Exchange health = exchange(new HttpGet("http://127.0.0.1:" + this.managementPort + "/actuator/health"));
+		String details = (health.body == null) ? "" : new String(health.body, StandardCharsets.UTF_8);
+		boolean detailed = health.status == 200 && details.contains("\"dynamoDb\"") && details.contains("\"details\"");
+		this.bench.row("abuse: the production set-up: /actuator/health on the management port",
+				"%d%s".formatted(health.status, detailed ? ", with DynamoDB's details" : ", no details"), "-", "-",
+				"200 with details (the public port: 404, below)", detailed);
 		// What the server holds for its connections (Tomcat keeps up to 200 processors with their buffers) and
 		// its operation names (up to 100, with their timers) fills within seconds of the first attacks and stays:
 		// read before them, and again after a first round of them, so that start and end compare what a server
