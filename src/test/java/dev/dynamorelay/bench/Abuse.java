@@ -50,8 +50,8 @@ import dev.dynamorelay.it.RawHttp;
 /**
  * The benchmark's abuse section ({@code BENCH_ONLY=abuse}): the normal 20-edge page of the fairness section
  * on 16 connections, alone and then for {@code BENCH_ABUSE_SECONDS} (600) beside every kind of request in
- * README's "Limits every request respects", sent from other threads, against the server in README's
- * production set-up (the actuator on a management port of its own, health details there).
+ * "Limits every request respects" (docs/limits.md), sent from other threads, against the server in the
+ * production set-up (docs/operating.md: the actuator on a management port of its own, health details there).
  *
  * <p>Beside the normal clients: {@code BENCH_ABUSE_THREADS} (4) threads rotating over the kinds that are
  * answered at once ({@link Kind}), one thread holding {@value #SLOW_CONNECTIONS} connections whose bodies
@@ -216,7 +216,7 @@ final class Abuse {
 		this.managementPort = managementPort;
 	}
 
-	/** The server's arguments for README's production set-up: the actuator on its own port, with details. */
+	/** The server's arguments for the production set-up (docs/operating.md): the actuator on its own port. */
 	static List<String> productionSetUp(int managementPort) {
 		return List.of("--management.server.port=" + managementPort, "--management.server.address=127.0.0.1",
 				"--management.endpoint.health.show-details=always");
@@ -1015,7 +1015,7 @@ final class Abuse {
 						&& longestLabel <= 100);
 	}
 
-	/** The server's own count of its refusals over the window (README's operator column). */
+	/** The server's own count of its refusals over the window (docs/limits.md's "the operator sees"). */
 	private void refusals(Scrape before, Scrape after) {
 		Map<String, Double> start = counters(before.text);
 		Map<String, Double> end = counters(after.text);
