@@ -94,7 +94,7 @@ public final class Benchmark {
 			{ purchasesByCategory(category: "cat-1", first: 50, minAmount: 400) { edges { cursor node { id amount } } } }""";
 
 	/** The fairness section's normal page: 20 edges, as a client's list shows them. */
-	private static final String PAGE_20 = """
+	static final String PAGE_20 = """
 			query($c: String!, $a: String) { purchasesByCategory(category: $c, first: 20, after: $a) {
 			  edges { cursor node { id userId purchasedAt product category amount } }
 			  pageInfo { hasNextPage endCursor } } }""";
@@ -107,7 +107,7 @@ public final class Benchmark {
 	private static final int HOSTILE_CLIENTS = 8;
 
 	/** The server's request budget ({@code dynamo-relay.request-budget}): a request that scanned it was cut. */
-	private static final long REQUEST_BUDGET = serverArgument("dynamo-relay.request-budget", 12_000);
+	static final long REQUEST_BUDGET = serverArgument("dynamo-relay.request-budget", 12_000);
 
 	/**
 	 * The load generator's HTTP client: blocking, on pooled keep-alive connections, on the calling thread.
@@ -116,8 +116,11 @@ public final class Benchmark {
 	 */
 	private final CloseableHttpClient http = httpClient();
 
-	/** The first few failures of the fairness section's normal pages, as the server answered them. */
-	private final List<String> failures = new ArrayList<>();
+	/**
+	 * The first few failures of the fairness and abuse sections' normal pages, as the server answered them
+	 * (the abuse section's 16 clients add to it at once).
+	 */
+	final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
 
 	/** The load generator's client (see {@link #http}), also the start-up section's. */
 	static CloseableHttpClient httpClient() {
@@ -142,7 +145,7 @@ public final class Benchmark {
 
 	private final List<Row> rows = new ArrayList<>();
 
-	private final Map<String, Object> figures = new LinkedHashMap<>();
+	final Map<String, Object> figures = new LinkedHashMap<>();
 
 	private Benchmark(URI graphql, DynamoDbAsyncClient dynamoDb) {
 		this.graphql = graphql;
@@ -158,7 +161,11 @@ public final class Benchmark {
 		long started = System.nanoTime();
 		try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start()) {
 			int port = freePort();
-			Process server = startServer(jar, dynamo.endpoint(), port, out);
+			String only = System.getenv("BENCH_ONLY");
+			// The abuse section runs the server as README's production set-up has it: the actuator on its own port.
+			int managementPort = freePort();
+			Process server = startServer(jar, dynamo.endpoint(), port, out,
+					"abuse".equals(only) ? Abuse.productionSetUp(managementPort) : List.of());
 			try (DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
 				.httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
 				.endpointOverride(dynamo.endpoint())
@@ -167,21 +174,23 @@ public final class Benchmark {
 				.build()) {
 				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client);
 				bench.awaitServer(server);
-				String only = System.getenv("BENCH_ONLY");
 				String movies = List.of("startup", "metrics").contains(only) ? null : "Movies";
-				int movieCount = "fairness".equals(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES;
+				int movieCount = List.of("fairness", "abuse").contains(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES;
 				System.out.printf("Loading the data set (200,000 purchases, %,d movies) ...%n",
 						(movies != null) ? movieCount : 0);
 				long loading = System.nanoTime();
 				BenchData.load(client, "Users", "UserPurchases", movies, movieCount);
 				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
-				// BENCH_ONLY=export, startup, metrics or fairness runs that section alone (after the load); main,
-				// the steps before the export and the start-up.
+				// BENCH_ONLY=export, startup, metrics, fairness or abuse runs that section alone (after the load);
+				// main, the steps before the export and the start-up.
 				if (only == null || only.isBlank() || only.equals("main")) {
 					bench.run(server.pid());
 				}
 				if ("fairness".equals(only)) {
 					bench.fairnessAlone();
+				}
+				if ("abuse".equals(only)) {
+					new Abuse(bench, server.pid(), port, managementPort).run();
 				}
 				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
 					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
@@ -355,7 +364,7 @@ public final class Benchmark {
 	}
 
 	/** The raw SDK Query of a 50-edge page of {@code category}: {@code Limit} 51, as the server sends it. */
-	private static QueryRequest rawPage(String category) {
+	static QueryRequest rawPage(String category) {
 		return QueryRequest.builder()
 			.tableName("UserPurchases")
 			.indexName("ByCategory")
@@ -480,7 +489,7 @@ public final class Benchmark {
 	}
 
 	/** The normal client for {@code duration}, on random cursors; returns how many pages failed. */
-	private int normalWindow(List<byte[]> bodies, Duration duration, List<Double> latencies) {
+	int normalWindow(List<byte[]> bodies, Duration duration, List<Double> latencies) {
 		long end = System.nanoTime() + duration.toNanos();
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		int failed = 0;
@@ -544,14 +553,14 @@ public final class Benchmark {
 	}
 
 	/** What became of a hostile request. */
-	private enum Outcome {
+	enum Outcome {
 
 		REFUSED, CUT, SERVED, FAILED
 
 	}
 
 	/** The hostile kinds of issue 13, and the heaviest requests the cost limits let through. */
-	private enum Hostile {
+	enum Hostile {
 
 		/** 200 aliases of one filtered movies page: 200 root fields (limit 20), 200,000 items (limit 25,000). */
 		ALIASES_200("200 aliases of a filtered movies page", Outcome.REFUSED, aliases(200)),
@@ -662,7 +671,7 @@ public final class Benchmark {
 		}
 	}
 
-	private List<String> walkCursors(String category, int count) {
+	List<String> walkCursors(String category, int count) {
 		List<String> cursors = new ArrayList<>();
 		cursors.add(null);
 		String after = null;
@@ -678,7 +687,7 @@ public final class Benchmark {
 	 * 8 clients of pages and nested queries beside 2 of raw Queries, in 15 s rounds, until two rounds in a
 	 * row rise less than 5% above the round before (at most 8 rounds).
 	 */
-	private void warmUp(List<String> cursors, String category, QueryRequest raw) throws Exception {
+	void warmUp(List<String> cursors, String category, QueryRequest raw) throws Exception {
 		double previous = 0;
 		int settled = 0;
 		for (int round = 1; round <= 8; round++) {
@@ -826,7 +835,7 @@ public final class Benchmark {
 	}
 
 	/** Clients running at once, each on its own thread; closing stops any still running. */
-	private static final class Clients<T> implements AutoCloseable {
+	static final class Clients<T> implements AutoCloseable {
 
 		private final ExecutorService pool;
 
@@ -882,7 +891,7 @@ public final class Benchmark {
 		return (System.nanoTime() - start) / 1e6;
 	}
 
-	private static byte[] body(String query, Map<String, Object> variables) {
+	static byte[] body(String query, Map<String, Object> variables) {
 		return JSON.writeValueAsBytes(Map.of("query", query, "variables", variables));
 	}
 
@@ -891,7 +900,7 @@ public final class Benchmark {
 	 * (a page's first edge, no {@code "errors"} anywhere). The load generator shares the 2 cores with the
 	 * server and DynamoDB Local, so it spends as little CPU as it can.
 	 */
-	private void postPage(byte[] body) {
+	void postPage(byte[] body) {
 		send(body, (bytes) -> startsWith(bytes, PAGE_START) && indexOf(bytes, ERRORS) < 0 ? bytes : null);
 	}
 
@@ -1000,7 +1009,8 @@ public final class Benchmark {
 		throw new IllegalStateException("the server did not start within 120 s; see target/bench/server.log");
 	}
 
-	private static Process startServer(Path jar, URI dynamoDb, int port, Path out) throws IOException {
+	private static Process startServer(Path jar, URI dynamoDb, int port, Path out, List<String> more)
+			throws IOException {
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				"-Xms1g", "-Xmx1g"));
 		String jfr = System.getenv("BENCH_JFR");
@@ -1010,6 +1020,7 @@ public final class Benchmark {
 		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
 				"--dynamo-relay.dynamodb.endpoint=" + dynamoDb, "--dynamo-relay.cursor.secret=benchmark",
 				"--dynamo-relay.sample-data.enabled=false", "--logging.level.root=WARN"));
+		command.addAll(more);
 		command.addAll(serverArguments());
 		return new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(out.resolve("server.log").toFile())
@@ -1020,7 +1031,7 @@ public final class Benchmark {
 	 * More arguments for the server, from {@code BENCH_SERVER_ARGS} (space-separated), e.g.
 	 * {@code --dynamo-relay.dynamodb.max-concurrency-per-request=4} to measure another setting.
 	 */
-	private static List<String> serverArguments() {
+	static List<String> serverArguments() {
 		String arguments = System.getenv("BENCH_SERVER_ARGS");
 		return (arguments == null || arguments.isBlank()) ? List.of() : List.of(arguments.trim().split("\\s+"));
 	}
@@ -1036,7 +1047,7 @@ public final class Benchmark {
 	}
 
 	/** Heap in use after a full GC of the server, read with jcmd. */
-	private static long heapUsedAfterGc(long pid) throws Exception {
+	static long heapUsedAfterGc(long pid) throws Exception {
 		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
 		run(jcmd, Long.toString(pid), "GC.run");
 		String info = run(jcmd, Long.toString(pid), "GC.heap_info");
@@ -1047,7 +1058,7 @@ public final class Benchmark {
 		return Long.parseLong(used.group(1)) * 1024;
 	}
 
-	private static String run(String... command) throws Exception {
+	static String run(String... command) throws Exception {
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		process.waitFor(60, TimeUnit.SECONDS);
@@ -1157,7 +1168,7 @@ public final class Benchmark {
 		return new double[] { seconds, items.get() };
 	}
 
-	private void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
+	void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {
 		this.rows.add(new Row(measure, relay, baseline, figure, target, met));
 		System.out.printf("  %s: %s | %s | %s%n", measure, relay, baseline, figure);
 	}
@@ -1184,7 +1195,7 @@ public final class Benchmark {
 		System.out.println("Written to " + out.resolve("results.md") + " and results.json");
 	}
 
-	private static Map<String, Object> vars(Object... pairs) {
+	static Map<String, Object> vars(Object... pairs) {
 		Map<String, Object> variables = new LinkedHashMap<>();
 		for (int i = 0; i < pairs.length; i += 2) {
 			variables.put((String) pairs[i], pairs[i + 1]);
@@ -1192,18 +1203,18 @@ public final class Benchmark {
 		return variables;
 	}
 
-	private static double percentile(double[] samples, double percentile) {
+	static double percentile(double[] samples, double percentile) {
 		double[] sorted = samples.clone();
 		Arrays.sort(sorted);
 		int index = (int) Math.ceil(percentile / 100.0 * sorted.length) - 1;
 		return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
 	}
 
-	private static String ms(double millis) {
+	static String ms(double millis) {
 		return "%.2f ms".formatted(millis);
 	}
 
-	private static String mb(long bytes) {
+	static String mb(long bytes) {
 		return "%.1f MB".formatted(bytes / 1024.0 / 1024.0);
 	}
 

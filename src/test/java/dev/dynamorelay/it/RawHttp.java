@@ -15,15 +15,16 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * HTTP/1.1 over a plain socket, for what an HTTP client library will not send: a URL holding {@code %00},
- * a header of 9 KB, a body announced and never sent, a body sent a byte at a time.
+ * a header of 9 KB, a body announced and never sent, a body sent a byte at a time. Public for the
+ * benchmark's abuse section, which sends the same requests.
  */
-final class RawHttp implements AutoCloseable {
+public final class RawHttp implements AutoCloseable {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final Socket socket;
 
-	RawHttp(int port) {
+	public RawHttp(int port) {
 		try {
 			this.socket = new Socket();
 			this.socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
@@ -35,11 +36,11 @@ final class RawHttp implements AutoCloseable {
 	}
 
 	/** Sends {@code text} as it is (ISO-8859-1, so {@code \r\n} and bytes pass unchanged). */
-	RawHttp send(String text) {
+	public RawHttp send(String text) {
 		return send(text.getBytes(StandardCharsets.ISO_8859_1));
 	}
 
-	RawHttp send(byte[] bytes) {
+	public RawHttp send(byte[] bytes) {
 		try {
 			this.socket.getOutputStream().write(bytes);
 			this.socket.getOutputStream().flush();
@@ -51,7 +52,7 @@ final class RawHttp implements AutoCloseable {
 	}
 
 	/** Sends a request of {@code method}, {@code target} and {@code headers} (each a "Name: value" line), no body. */
-	static String request(String method, String target, String... headers) {
+	public static String request(String method, String target, String... headers) {
 		StringBuilder request = new StringBuilder(method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
 		for (String header : headers) {
 			request.append(header).append("\r\n");
@@ -60,7 +61,7 @@ final class RawHttp implements AutoCloseable {
 	}
 
 	/** Reads one answer: its status line, headers and body (by {@code Content-Length}, chunks, or to the close). */
-	Answer read() {
+	public Answer read() {
 		try {
 			InputStream in = this.socket.getInputStream();
 			String head = head(in);
@@ -124,6 +125,16 @@ final class RawHttp implements AutoCloseable {
 		}
 	}
 
+	/** Whether an answer has begun to arrive: bytes that {@link #read()} would take without waiting. */
+	public boolean answering() {
+		try {
+			return this.socket.getInputStream().available() > 0;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	@Override
 	public void close() {
 		try {
@@ -135,7 +146,7 @@ final class RawHttp implements AutoCloseable {
 	}
 
 	/** An answer: status, headers (names in lower case) and body. */
-	record Answer(int status, Map<String, String> headers, String body) {
+	public record Answer(int status, Map<String, String> headers, String body) {
 
 		@SuppressWarnings("unchecked")
 		Map<String, Object> json() {
@@ -143,7 +154,7 @@ final class RawHttp implements AutoCloseable {
 		}
 
 		/** The code of the body's first error: a GraphQL error body's, or a problem's. */
-		String code() {
+		public String code() {
 			Map<String, Object> json = json();
 			if (json.containsKey("errors")) {
 				Map<?, ?> error = (Map<?, ?>) ((java.util.List<?>) json.get("errors")).get(0);
