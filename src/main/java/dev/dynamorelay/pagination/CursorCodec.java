@@ -7,59 +7,70 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
-import javax.crypto.Cipher;
-import javax.crypto.Mac;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
-
+import com.google.crypto.tink.DeterministicAead;
+import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.daead.AesSivKey;
+import com.google.crypto.tink.daead.AesSivParameters;
+import com.google.crypto.tink.subtle.AesSiv;
+import com.google.crypto.tink.subtle.Hkdf;
+import com.google.crypto.tink.util.SecretBytes;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidCursorException;
 
 /**
- * Turns an item's position into an opaque, signed cursor and back.
+ * Turns an item's position into an opaque, authenticated cursor and back.
  *
- * <p>A cursor is base64url (no padding) of {@code version | encrypted values | mac}: one version byte
- * (3), then the carried position attributes, each as a varint length and its bytes, encrypted, then the
- * first 16 bytes of HMAC-SHA256 over the binding's fingerprint, the version byte and the values in the
- * clear. The values are encrypted with AES-CTR under a key derived from the secret, the MAC as its
- * counter (a synthetic IV, as in SIV mode): a cursor is deterministic and no longer than a signed one,
- * and it shows nothing of the position it holds, such as the key of an item a filter passed over (which
- * may be another user's). It holds no attribute names or types (the binding supplies them), so a
- * purchase cursor is about 40 characters.
+ * <p>A cursor is base64url (no padding) of {@code version | siv | ciphertext}: one version byte (4), then
+ * the output of AES-SIV (RFC 5297, deterministic authenticated encryption) over the carried position
+ * attributes, each as a varint length and its bytes, with the binding's fingerprint and the version byte
+ * as associated data. So a cursor is deterministic, shows nothing of the position it holds (such as the
+ * key of an item a filter passed over, which may be another user's), and opens only under the binding
+ * that issued it: any other field, parent, prefix, filter or order, or any changed byte, fails the
+ * synthetic IV's check and is refused as {@code INVALID_CURSOR}. It holds no attribute names or types
+ * (the binding supplies them), so a purchase cursor (a 13-digit timestamp) is 42 characters, as long as
+ * before Tink.
  *
- * <p>Cursors of version 1, the same values signed but in the clear, issued before values were
- * encrypted, are still accepted (their MAC is checked alike).
+ * <p>AES-SIV is Tink's ({@link AesSiv}, its raw primitive: no Tink output prefix, to keep cursors short),
+ * under a 64-byte key derived from each secret with HKDF-SHA256 and a fixed info string: a reviewed
+ * implementation of a standard construction, in place of the SIV-like composition of HMAC-SHA256 and
+ * AES-CTR this class used to write by hand.
  *
  * <p>A cursor at one end of the connection ({@link Position#BEFORE_FIRST}, {@link Position#AFTER_LAST})
- * is {@code version 2 | end | mac}, signed and bound alike.
+ * is {@code version 5 | siv | ciphertext} of the end's one byte, bound alike.
  *
- * <p>New cursors are signed with the current secret; cursors signed with a previous secret still
- * verify, so secrets can rotate without breaking clients in the middle of a walk.
+ * <p>New cursors use the current secret; cursors of a previous secret still open, so secrets can rotate
+ * without breaking clients in the middle of a walk. Cursors of versions 1 to 3, issued before Tink, are
+ * still accepted ({@link LegacyCursors}).
  */
 public final class CursorCodec {
 
-	/** The version byte of a cursor whose values are in the clear (still accepted). */
-	static final byte CLEAR_VERSION = 1;
-
-	static final byte VERSION = 3;
+	/** The version byte of a cursor at an item's position. */
+	static final byte VERSION = 4;
 
 	/** The version byte of a cursor at an end of the connection. */
-	static final byte END_VERSION = 2;
+	static final byte END_VERSION = 5;
 
-	static final int MAC_LENGTH = 16;
+	/** The length of the MAC of a cursor issued before Tink, and of AES-SIV's synthetic IV. */
+	static final int MAC_LENGTH = LegacyCursors.MAC_LENGTH;
 
 	/** Longer input is refused before decoding: no position of ours comes close. */
 	static final int MAX_CURSOR_LENGTH = 4096;
+
+	/** HKDF's info: the AES-SIV key of a secret is of no other use than cursors of this format. */
+	private static final byte[] KEY_INFO = "dynamo-relay cursor AES-SIV v4".getBytes(StandardCharsets.US_ASCII);
+
+	private static final int KEY_LENGTH = 64;
 
 	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -68,22 +79,13 @@ public final class CursorCodec {
 	private static final String REFUSED = "The cursor was not issued by this connection: pass a cursor from a page "
 			+ "of the same field with the same parent, prefix, filter and order, or leave it out to start over.";
 
-	private final List<Mac> macs;
+	/** The AES-SIV of each secret, the current one first. */
+	private final List<DeterministicAead> sivs;
 
-	/** The encryption key of each secret, in the order of {@link #macs}. */
-	private final List<SecretKeySpec> keys;
-
-	private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
-		try {
-			return Cipher.getInstance("AES/CTR/NoPadding");
-		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("AES/CTR is not available", ex);
-		}
-	});
+	private final LegacyCursors legacy;
 
 	/**
-	 * @param secret the current secret; signs new cursors
+	 * @param secret the current secret; seals new cursors
 	 * @param previousSecrets earlier secrets whose cursors are still accepted
 	 */
 	public CursorCodec(String secret, List<String> previousSecrets) {
@@ -94,14 +96,13 @@ public final class CursorCodec {
 		List<String> secrets = new ArrayList<>();
 		secrets.add(secret);
 		previousSecrets.stream().filter((previous) -> !previous.isEmpty()).forEach(secrets::add);
-		this.macs = secrets.stream().map(CursorCodec::mac).toList();
-		this.keys = secrets.stream().map(CursorCodec::encryptionKey).toList();
+		this.sivs = secrets.stream().map(CursorCodec::siv).toList();
+		this.legacy = new LegacyCursors(secrets);
 	}
 
 	/** The cursor of the position of {@code item} (an item or a LastEvaluatedKey). */
 	public String encode(CursorBinding binding, Map<String, AttributeValue> item) {
-		ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-		out.write(VERSION);
+		ByteArrayOutputStream out = new ByteArrayOutputStream(32);
 		for (KeyAttribute attribute : binding.carried()) {
 			AttributeValue value = item.get(attribute.name());
 			if (value == null) {
@@ -111,13 +112,7 @@ public final class CursorCodec {
 			writeVarint(out, bytes.length);
 			out.writeBytes(bytes);
 		}
-		byte[] clear = out.toByteArray();
-		byte[] mac = java.util.Arrays.copyOf(sign(this.macs.get(0), binding.fingerprint(), clear), MAC_LENGTH);
-		byte[] cursor = crypt(this.keys.get(0), mac, clear);
-		cursor[0] = VERSION;
-		cursor = java.util.Arrays.copyOf(cursor, clear.length + MAC_LENGTH);
-		System.arraycopy(mac, 0, cursor, clear.length, MAC_LENGTH);
-		return ENCODER.encodeToString(cursor);
+		return seal(binding, VERSION, out.toByteArray());
 	}
 
 	/** The cursor of {@code position}: an item's position or an end of the connection. */
@@ -125,12 +120,7 @@ public final class CursorCodec {
 		if (!position.isEnd()) {
 			return encode(binding, position.key());
 		}
-		ByteArrayOutputStream out = new ByteArrayOutputStream(1 + 1 + MAC_LENGTH);
-		out.write(END_VERSION);
-		out.write(position.end().ordinal());
-		byte[] mac = sign(this.macs.get(0), binding.fingerprint(), out.toByteArray());
-		out.write(mac, 0, MAC_LENGTH);
-		return ENCODER.encodeToString(out.toByteArray());
+		return seal(binding, END_VERSION, new byte[] { (byte) position.end().ordinal() });
 	}
 
 	/**
@@ -140,68 +130,88 @@ public final class CursorCodec {
 	 */
 	public Position decode(CursorBinding binding, String cursor) {
 		byte[] raw = base64(cursor);
-		if (raw.length < 1 + MAC_LENGTH) {
+		if (raw.length == 0) {
 			throw new InvalidCursorException(REFUSED);
 		}
-		int payloadLength = raw.length - MAC_LENGTH;
-		byte[] payload = new byte[payloadLength];
-		System.arraycopy(raw, 0, payload, 0, payloadLength);
-		byte[] given = new byte[MAC_LENGTH];
-		System.arraycopy(raw, payloadLength, given, 0, MAC_LENGTH);
-		for (int i = 0; i < this.macs.size(); i++) {
-			byte[] clear = (payload[0] == VERSION) ? crypt(this.keys.get(i), given, payload) : payload;
-			clear[0] = payload[0];
-			if (verifies(this.macs.get(i), binding.fingerprint(), clear, given)) {
-				return parse(binding, clear);
-			}
+		byte version = raw[0];
+		if (version == VERSION || version == END_VERSION) {
+			byte[] clear = open(binding, version, raw).orElseThrow(() -> new InvalidCursorException(REFUSED));
+			return (version == VERSION) ? position(binding, ByteBuffer.wrap(clear)) : end(clear);
 		}
-		throw new InvalidCursorException(REFUSED);
+		byte[] payload = this.legacy.open(binding.fingerprint(), raw)
+			.orElseThrow(() -> new InvalidCursorException(REFUSED));
+		byte[] rest = Arrays.copyOfRange(payload, 1, payload.length);
+		return (version == LegacyCursors.END_VERSION) ? end(rest) : position(binding, ByteBuffer.wrap(rest));
 	}
 
-	private static boolean verifies(Mac mac, byte[] fingerprint, byte[] payload, byte[] given) {
-		byte[] expected = sign(mac, fingerprint, payload);
-		byte[] truncated = new byte[MAC_LENGTH];
-		System.arraycopy(expected, 0, truncated, 0, MAC_LENGTH);
-		return MessageDigest.isEqual(truncated, given);
-	}
-
-	/**
-	 * The values of a payload encrypted or decrypted (AES-CTR is its own inverse) with {@code key}, the
-	 * MAC as the counter's start; the version byte at index 0 is left for the caller to set.
-	 */
-	private static byte[] crypt(SecretKeySpec key, byte[] mac, byte[] payload) {
-		Cipher cipher = CIPHERS.get();
+	private String seal(CursorBinding binding, byte version, byte[] clear) {
+		byte[] sealed;
 		try {
-			cipher.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(mac, 0, MAC_LENGTH));
-			byte[] out = new byte[payload.length];
-			cipher.doFinal(payload, 1, payload.length - 1, out, 1);
-			return out;
+			sealed = this.sivs.get(0).encryptDeterministically(clear, associatedData(binding, version));
 		}
 		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("AES/CTR failed", ex);
+			throw new IllegalStateException("AES-SIV failed", ex);
 		}
+		byte[] cursor = new byte[1 + sealed.length];
+		cursor[0] = version;
+		System.arraycopy(sealed, 0, cursor, 1, sealed.length);
+		return ENCODER.encodeToString(cursor);
 	}
 
-	/** The AES-128 key of a secret: HMAC-SHA256 of a fixed label under the secret, so apart from the MAC key. */
-	private static SecretKeySpec encryptionKey(String secret) {
-		byte[] derived = copy(mac(secret)).doFinal("dynamo-relay cursor encryption".getBytes(StandardCharsets.US_ASCII));
-		return new SecretKeySpec(derived, 0, 16, "AES");
-	}
-
-	private static Position parse(CursorBinding binding, byte[] payload) {
-		// Signed by us, so well-formed unless a secret leaked or the format changed; check anyway.
-		ByteBuffer in = ByteBuffer.wrap(payload);
-		byte version = in.get();
-		if (version == END_VERSION) {
-			if (payload.length != 2 || payload[1] < 0 || payload[1] >= Position.End.values().length) {
-				throw new InvalidCursorException(REFUSED);
+	/** The clear bytes of a cursor of {@code version}, if one of the secrets opens it under the binding. */
+	private Optional<byte[]> open(CursorBinding binding, byte version, byte[] raw) {
+		byte[] sealed = Arrays.copyOfRange(raw, 1, raw.length);
+		byte[] associatedData = associatedData(binding, version);
+		for (DeterministicAead siv : this.sivs) {
+			try {
+				return Optional.of(siv.decryptDeterministically(sealed, associatedData));
 			}
-			return (Position.End.values()[payload[1]] == Position.End.BEFORE_FIRST) ? Position.BEFORE_FIRST
-					: Position.AFTER_LAST;
+			catch (GeneralSecurityException ex) {
+				// Another secret's cursor, another binding's, or not ours at all: the next secret may open it.
+			}
 		}
-		if (version != VERSION && version != CLEAR_VERSION) {
+		return Optional.empty();
+	}
+
+	/** The binding's fingerprint (always 32 bytes, so the concatenation is unambiguous) and the version. */
+	private static byte[] associatedData(CursorBinding binding, byte version) {
+		byte[] fingerprint = binding.fingerprint();
+		byte[] associatedData = Arrays.copyOf(fingerprint, fingerprint.length + 1);
+		associatedData[fingerprint.length] = version;
+		return associatedData;
+	}
+
+	/** The AES-SIV of a secret, its 64-byte key derived with HKDF-SHA256 (no salt, a fixed info). */
+	private static DeterministicAead siv(String secret) {
+		try {
+			byte[] key = Hkdf.computeHkdf("HMACSHA256", secret.getBytes(StandardCharsets.UTF_8), new byte[0], KEY_INFO,
+					KEY_LENGTH);
+			AesSivParameters parameters = AesSivParameters.builder()
+				.setKeySizeBytes(KEY_LENGTH)
+				.setVariant(AesSivParameters.Variant.NO_PREFIX)
+				.build();
+			return AesSiv.create(AesSivKey.builder()
+				.setParameters(parameters)
+				.setKeyBytes(SecretBytes.copyFrom(key, InsecureSecretKeyAccess.get()))
+				.build());
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("AES-SIV is not available", ex);
+		}
+	}
+
+	/** An end of the connection: one byte, its ordinal. */
+	private static Position end(byte[] clear) {
+		if (clear.length != 1 || clear[0] < 0 || clear[0] >= Position.End.values().length) {
 			throw new InvalidCursorException(REFUSED);
 		}
+		return (Position.End.values()[clear[0]] == Position.End.BEFORE_FIRST) ? Position.BEFORE_FIRST
+				: Position.AFTER_LAST;
+	}
+
+	/** An item's position: each carried attribute as a varint length and its bytes, nothing after. */
+	private static Position position(CursorBinding binding, ByteBuffer in) {
+		// Sealed by us, so well-formed unless a secret leaked or the format changed; check anyway.
 		Map<String, AttributeValue> key = new HashMap<>(binding.fixed());
 		for (KeyAttribute attribute : binding.carried()) {
 			int length = readVarint(in);
@@ -273,33 +283,6 @@ public final class CursorCodec {
 			throw new InvalidCursorException(REFUSED);
 		}
 		return raw;
-	}
-
-	private static byte[] sign(Mac prototype, byte[] fingerprint, byte[] payload) {
-		Mac mac = copy(prototype);
-		mac.update(fingerprint);
-		mac.update(payload);
-		return mac.doFinal();
-	}
-
-	private static Mac copy(Mac prototype) {
-		try {
-			return (Mac) prototype.clone();
-		}
-		catch (CloneNotSupportedException ex) {
-			throw new IllegalStateException("HmacSHA256 of this JDK cannot be cloned", ex);
-		}
-	}
-
-	private static Mac mac(String secret) {
-		try {
-			Mac mac = Mac.getInstance("HmacSHA256");
-			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-			return mac;
-		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("HmacSHA256 is not available", ex);
-		}
 	}
 
 	private static void writeVarint(ByteArrayOutputStream out, int value) {
