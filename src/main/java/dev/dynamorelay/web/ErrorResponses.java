@@ -58,7 +58,7 @@ public final class ErrorResponses {
 
 	/**
 	 * Counts one request refused at the HTTP layer, by reason: {@code body-too-large}, {@code body-timeout},
-	 * {@code unreadable} (Tomcat's own refusals) or {@code trace}.
+	 * {@code unreadable} (Tomcat's own refusals), {@code trace}, or {@code abandoned} (the client went away before its body was whole).
 	 */
 	static void refusal(String reason) {
 		Metrics.counter("dynamorelay.http.refusals", "reason", reason).increment();

@@ -54,6 +54,12 @@ public class RequestBodies extends OncePerRequestFilter {
 
 	private static final Logger logger = LoggerFactory.getLogger(RequestBodies.class);
 
+	/**
+	 * The request attribute set when the client went away before its body was whole: no answer is written, and
+	 * the error page Tomcat would report counts nothing.
+	 */
+	static final String ABANDONED = RequestBodies.class.getName() + ".abandoned";
+
 	/** The request attribute holding the read body, for the dispatch that follows. */
 	private static final String READ = RequestBodies.class.getName() + ".read";
 
@@ -158,9 +164,11 @@ public class RequestBodies extends OncePerRequestFilter {
 
 		@Override
 		public void onError(Throwable failure) {
-			// The client went away or sent a malformed body (bad chunks): nobody to answer.
+			// The client went away or sent a malformed body (bad chunks): nobody to answer, nothing went wrong here.
 			if (this.done.compareAndSet(false, true)) {
 				logger.debug("Request body not read: {}", failure.toString());
+				this.request.setAttribute(ABANDONED, Boolean.TRUE);
+				ErrorResponses.refusal("abandoned");
 				this.async.complete();
 			}
 		}

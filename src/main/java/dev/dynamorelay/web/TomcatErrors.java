@@ -87,7 +87,8 @@ class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerF
 		@Override
 		protected void report(Request request, Response response, Throwable throwable) {
 			int status = response.getStatus();
-			if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+			if (status < 400 || response.getContentWritten() > 0 || request.getAttribute(RequestBodies.ABANDONED) != null
+					|| !response.setErrorReported()) {
 				return;
 			}
 			HttpStatus known = HttpStatus.resolve(status);

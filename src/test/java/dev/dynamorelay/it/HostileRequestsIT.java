@@ -136,6 +136,35 @@ class HostileRequestsIT extends IntegrationTest {
 	}
 
 	@Test
+	void aClientThatHangsUpMidBodyIsNoServerError() throws Exception {
+		double internal = counter("dynamorelay_errors_total{code=\"INTERNAL\"}");
+		double abandoned = counter("dynamorelay_http_refusals_total{reason=\"abandoned\"}");
+		for (int i = 0; i < 3; i++) {
+			try (RawHttp gone = new RawHttp(this.port)) {
+				gone.send(RawHttp.request("POST", "/graphql", "Content-Type: application/json", "Content-Length: 1000") + "{");
+			}
+		}
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (counter("dynamorelay_http_refusals_total{reason=\"abandoned\"}") < abandoned + 3
+				&& System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		assertThat(counter("dynamorelay_http_refusals_total{reason=\"abandoned\"}")).isEqualTo(abandoned + 3);
+		assertThat(counter("dynamorelay_errors_total{code=\"INTERNAL\"}")).as("nothing went wrong in the server")
+			.isEqualTo(internal);
+	}
+
+	/** A counter of the scrape, 0 before it first counts. */
+	private double counter(String series) throws Exception {
+		for (String line : get(this.managementPort, "/actuator/prometheus").body().split("\n")) {
+			if (line.startsWith(series + " ")) {
+				return Double.parseDouble(line.substring(series.length() + 1).trim());
+			}
+		}
+		return 0;
+	}
+
+	@Test
 	void urlsAndHeadersTomcatRefusesGetTheServersErrorBodies() throws Exception {
 		for (String target : List.of("/api/users%00", "/api/users%FF", "/api/a%5Cb", "/graphql%00", "/x%5Cy")) {
 			try (RawHttp http = new RawHttp(this.port)) {
