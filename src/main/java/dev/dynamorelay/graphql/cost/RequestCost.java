@@ -1,6 +1,7 @@
 package dev.dynamorelay.graphql.cost;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -15,8 +16,6 @@ import graphql.execution.ValuesResolver;
 import graphql.language.FragmentDefinition;
 import graphql.language.OperationDefinition;
 import graphql.schema.GraphQLCompositeType;
-import graphql.schema.GraphQLFieldsContainer;
-import graphql.schema.GraphQLInterfaceType;
 import graphql.schema.GraphQLObjectType;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.GraphQLTypeUtil;
@@ -118,7 +117,7 @@ final class RequestCost {
 
 	private final CoercedVariables variables;
 
-	private final Map<String, Reader> readers;
+	private final FieldReaders readers;
 
 	private final Sizes sizes;
 
@@ -142,7 +141,7 @@ final class RequestCost {
 		this.operation = operation;
 		this.walk = new OperationWalk(schema, fragments, variables);
 		this.variables = variables;
-		this.readers = readers;
+		this.readers = new FieldReaders(readers, schema);
 		this.sizes = sizes;
 		this.context = context;
 		this.locale = locale;
@@ -156,7 +155,7 @@ final class RequestCost {
 	/** The root fields of the operation, each alias counted; {@link TooManySelections} past the limit. */
 	int rootFields() {
 		Set<String> keys = new HashSet<>();
-		for (Group group : this.walk.fields(rootType(), List.of(this.operation.getSelectionSet())).values()) {
+		for (Group group : this.walk.fields(rootType(), List.of(this.operation.getSelectionSet()))) {
 			keys.add(group.field().getResultKey());
 		}
 		return keys.size();
@@ -202,14 +201,14 @@ final class RequestCost {
 	}
 
 	/** Adds the reads of {@code groups}, each run {@code runs} times, and of everything below them. */
-	private void walk(Map<String, Group> groups, double runs, Factor path) {
-		for (Group group : groups.values()) {
+	private void walk(Collection<Group> groups, double runs, Factor path) {
+		for (Group group : groups) {
 			if (group.field().getName().startsWith("__") || group.definition() == OperationWalk.UNKNOWN) {
 				continue;
 			}
-			Map<String, Group> children = (GraphQLTypeUtil.unwrapAll(group.definition().getType())
-					instanceof GraphQLCompositeType child) ? this.walk.fields(child, group.children()) : Map.of();
-			Reader reader = reader(group.parent(), group.field().getName());
+			Collection<Group> children = (GraphQLTypeUtil.unwrapAll(group.definition().getType())
+					instanceof GraphQLCompositeType child) ? this.walk.fields(child, group.children()) : List.of();
+			Reader reader = this.readers.of(group.parent(), group.field().getName());
 			Runs below = (reader != null) ? read(reader, group, children, runs, path) : new Runs(runs, path);
 			if (below.times() > 0 && !children.isEmpty()) {
 				walk(children, below.times(), below.path());
@@ -218,7 +217,7 @@ final class RequestCost {
 	}
 
 	/** Adds what {@code group} reads, run {@code runs} times; answers how often what it selects runs. */
-	private Runs read(Reader reader, Group group, Map<String, Group> children, double runs, Factor path) {
+	private Runs read(Reader reader, Group group, Collection<Group> children, double runs, Factor path) {
 		String name = group.field().getName();
 		switch (reader.kind()) {
 			case CONNECTION -> {
@@ -232,7 +231,7 @@ final class RequestCost {
 				Factor page = new Factor(path, count(size, name));
 				add(runs * (filtered ? this.sizes.readBudget() : size), filtered ? new Factor(path,
 						count(this.sizes.readBudget(), name) + " read (a filtered page: read budget)") : page);
-				if (children.values().stream().anyMatch((child) -> child.field().getName().equals("totalCount"))) {
+				if (selects(children, "totalCount")) {
 					add(runs * this.sizes.countBudget(),
 							new Factor(path, count(this.sizes.countBudget(), name) + " counted (count budget)"));
 				}
@@ -256,6 +255,15 @@ final class RequestCost {
 		}
 	}
 
+	private static boolean selects(Collection<Group> groups, String name) {
+		for (Group group : groups) {
+			if (group.field().getName().equals(name)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static String count(int count, String name) {
 		return format(count) + " " + name;
 	}
@@ -266,29 +274,6 @@ final class RequestCost {
 			this.largest = reads;
 			this.largestPart = part;
 		}
-	}
-
-	/** The reader of a field; on an interface, the costliest reader of its implementations' field. */
-	private Reader reader(GraphQLFieldsContainer container, String field) {
-		Reader reader = this.readers.get(container.getName() + '.' + field);
-		if (reader != null || !(container instanceof GraphQLInterfaceType face)) {
-			return reader;
-		}
-		Set<String> filters = new HashSet<>();
-		boolean ownerFiltered = false;
-		Reader costliest = null;
-		for (GraphQLObjectType implementation : this.schema.getImplementations(face)) {
-			Reader each = this.readers.get(implementation.getName() + '.' + field);
-			if (each == null) {
-				continue;
-			}
-			filters.addAll(each.filterArguments());
-			ownerFiltered |= each.ownerFiltered();
-			if (costliest == null || each.kind() == Kind.CONNECTION) {
-				costliest = each;
-			}
-		}
-		return (costliest != null) ? new Reader(costliest.kind(), filters, ownerFiltered) : null;
 	}
 
 	/** The size of the page a connection reads; -1 for a size it refuses (it then reads nothing). */
