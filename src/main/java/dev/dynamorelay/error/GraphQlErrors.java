@@ -8,6 +8,7 @@ import java.util.Optional;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
+import org.springframework.graphql.ResponseError;
 
 /**
  * GraphQL errors that carry an {@link ErrorCode}: the one place that writes {@code extensions.code} and
@@ -55,6 +56,11 @@ public final class GraphQlErrors {
 	public static Optional<ErrorCode> code(GraphQLError error) {
 		return (error != null && error.getExtensions() != null) ? ErrorCode.named(error.getExtensions().get(CODE))
 				: Optional.empty();
+	}
+
+	/** The code of an error as Spring GraphQL's responses hold it, if it carries one of ours. */
+	public static Optional<ErrorCode> code(ResponseError error) {
+		return ErrorCode.named(error.getExtensions().get(CODE));
 	}
 
 	/** Whether {@code error} carries {@code code}. */

@@ -59,81 +59,98 @@ final class RestRoutes {
 		List<RestRoute> routes = new ArrayList<>();
 		Map<String, String> skipped = new LinkedHashMap<>();
 		Map<String, String> paths = new LinkedHashMap<>();
-		GraphQLObjectType query = schema.getQueryType();
-		GraphQLFieldDefinition node = query.getFieldDefinition("node");
 		for (DeclaredConnection connection : declarations.connections()) {
-			String typeName = connection.coordinates().getTypeName();
-			String fieldName = connection.coordinates().getFieldName();
-			String coordinates = typeName + "." + fieldName;
-			GraphQLObjectType type = schema.getObjectType(typeName);
-			GraphQLFieldDefinition field = (type != null) ? type.getFieldDefinition(fieldName) : null;
-			if (field == null) {
-				skipped.put(coordinates, "the schema has no such field");
-				continue;
-			}
-			List<Parameter> queryParameters = new ArrayList<>();
-			String clash = null;
-			for (GraphQLArgument argument : field.getArguments()) {
-				if (ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
-					continue;
+			String coordinates = connection.coordinates().getTypeName() + "." + connection.coordinates().getFieldName();
+			try {
+				RestRoute route = route(declarations, schema, connection);
+				String taken = paths.putIfAbsent(route.path().replaceAll("\\{[^}]*}", "{}"), coordinates);
+				if (taken != null) {
+					throw new NoPath("its path %s is already `%s`'s".formatted(route.path(), taken));
 				}
-				if (PAGING.contains(argument.getName())) {
-					clash = argument.getName();
-				}
-				boolean required = GraphQLTypeUtil.isNonNull(argument.getType()) && !argument.hasSetDefaultValue();
-				queryParameters.add(new Parameter(argument.getName(), argument.getType(), required,
-						argument.getDescription()));
+				routes.add(route);
 			}
-			if (!typeName.equals(query.getName()) && field.getArgument("id") != null) {
-				clash = "id";
+			catch (NoPath ex) {
+				skipped.put(coordinates, ex.getMessage());
 			}
-			if (clash != null) {
-				skipped.put(coordinates, "its argument `%s` has the name of a variable of the REST view's own".formatted(clash));
-				continue;
-			}
-			String nodeType = nodeType(field);
-			boolean root = typeName.equals(query.getName());
-			Optional<Entity> parent = Optional.empty();
-			List<Parameter> pathParameters = new ArrayList<>();
-			String path;
-			if (root) {
-				path = "/api/" + fieldName;
-			}
-			else {
-				Entity entity = declarations.entities().get(typeName);
-				if (entity == null || !entity.node() || node == null) {
-					skipped.put(coordinates, (entity == null) ? "`%s` is stored in no table".formatted(typeName)
-							: !entity.node() ? "`%s` does not implement Node, so the view cannot read it by its key".formatted(typeName)
-							: "the schema has no `Query.node(id: ID!)` to read `%s` by its key".formatted(typeName));
-					continue;
-				}
-				StringBuilder template = new StringBuilder("/api/").append(collection(typeName));
-				List<String> keys = entity.keyFields();
-				String unserved = keys.stream().filter((key) -> type.getFieldDefinition(key) == null).findFirst().orElse(null);
-				if (unserved != null) {
-					skipped.put(coordinates, "`%s`'s key field `%s` is no field of the type".formatted(typeName, unserved));
-					continue;
-				}
-				for (String key : keys) {
-					GraphQLFieldDefinition keyField = type.getFieldDefinition(key);
-					pathParameters.add(new Parameter(key, (GraphQLInputType) GraphQLTypeUtil.unwrapAll(keyField.getType()),
-							true, keyField.getDescription()));
-					template.append("/{").append(key).append('}');
-				}
-				path = template.append('/').append(fieldName).toString();
-				parent = Optional.of(entity);
-			}
-			String pattern = path.replaceAll("\\{[^}]*}", "{}");
-			String taken = paths.putIfAbsent(pattern, coordinates);
-			if (taken != null) {
-				skipped.put(coordinates, "its path %s is already `%s`'s".formatted(path, taken));
-				continue;
-			}
-			String document = document(schema, field, connection, parent, queryParameters, nodeType);
-			routes.add(new RestRoute(path, connection.coordinates(), fieldName, parent, pathParameters, queryParameters,
-					nodeType, document));
 		}
 		return new RestRoutes(routes, skipped);
+	}
+
+	/** Why a connection has no REST path. */
+	private static final class NoPath extends Exception {
+
+		NoPath(String reason) {
+			super(reason, null, false, false);
+		}
+
+	}
+
+	/** The route of one connection, by the rule. */
+	private static RestRoute route(Declarations declarations, GraphQLSchema schema, DeclaredConnection connection)
+			throws NoPath {
+		String typeName = connection.coordinates().getTypeName();
+		String fieldName = connection.coordinates().getFieldName();
+		GraphQLObjectType type = schema.getObjectType(typeName);
+		GraphQLFieldDefinition field = (type != null) ? type.getFieldDefinition(fieldName) : null;
+		if (field == null) {
+			throw new NoPath("the schema has no such field");
+		}
+		boolean root = typeName.equals(schema.getQueryType().getName());
+		List<Parameter> queryParameters = queryParameters(field, root);
+		String nodeType = nodeType(field);
+		if (root) {
+			return new RestRoute("/api/" + fieldName, connection.coordinates(), fieldName, Optional.empty(), List.of(),
+					queryParameters, nodeType, document(schema, field, connection, Optional.empty(), queryParameters, nodeType));
+		}
+		Entity entity = declarations.entities().get(typeName);
+		if (entity == null || !entity.node() || schema.getQueryType().getFieldDefinition("node") == null) {
+			throw new NoPath((entity == null) ? "`%s` is stored in no table".formatted(typeName)
+					: !entity.node() ? "`%s` does not implement Node, so the view cannot read it by its key".formatted(typeName)
+					: "the schema has no `Query.node(id: ID!)` to read `%s` by its key".formatted(typeName));
+		}
+		List<Parameter> pathParameters = pathParameters(type, entity);
+		StringBuilder path = new StringBuilder("/api/").append(collection(typeName));
+		pathParameters.forEach((parameter) -> path.append("/{").append(parameter.name()).append('}'));
+		path.append('/').append(fieldName);
+		return new RestRoute(path.toString(), connection.coordinates(), fieldName, Optional.of(entity), pathParameters,
+				queryParameters, nodeType, document(schema, field, connection, Optional.of(entity), queryParameters, nodeType));
+	}
+
+	/** The connection's own arguments; none may have the name of a variable of the view's own. */
+	private static List<Parameter> queryParameters(GraphQLFieldDefinition field, boolean root) throws NoPath {
+		List<Parameter> parameters = new ArrayList<>();
+		String clash = null;
+		for (GraphQLArgument argument : field.getArguments()) {
+			if (ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
+				continue;
+			}
+			if (PAGING.contains(argument.getName())) {
+				clash = argument.getName();
+			}
+			boolean required = GraphQLTypeUtil.isNonNull(argument.getType()) && !argument.hasSetDefaultValue();
+			parameters.add(new Parameter(argument.getName(), argument.getType(), required, argument.getDescription()));
+		}
+		if (!root && field.getArgument("id") != null) {
+			clash = "id";
+		}
+		if (clash != null) {
+			throw new NoPath("its argument `%s` has the name of a variable of the REST view's own".formatted(clash));
+		}
+		return parameters;
+	}
+
+	/** The parent's key fields, in order, as path parameters. */
+	private static List<Parameter> pathParameters(GraphQLObjectType type, Entity entity) throws NoPath {
+		List<Parameter> parameters = new ArrayList<>();
+		for (String key : entity.keyFields()) {
+			GraphQLFieldDefinition keyField = type.getFieldDefinition(key);
+			if (keyField == null) {
+				throw new NoPath("`%s`'s key field `%s` is no field of the type".formatted(type.getName(), key));
+			}
+			parameters.add(new Parameter(key, (GraphQLInputType) GraphQLTypeUtil.unwrapAll(keyField.getType()), true,
+					keyField.getDescription()));
+		}
+		return parameters;
 	}
 
 	List<RestRoute> routes() {

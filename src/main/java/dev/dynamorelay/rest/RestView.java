@@ -7,14 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
-import graphql.ExecutionResult;
-import graphql.GraphQLError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.i18n.LocaleContextHolder;
+import org.springframework.graphql.GraphQlResponse;
+import org.springframework.graphql.ResponseError;
+import org.springframework.graphql.ResponseField;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.graphql.server.WebGraphQlRequest;
 import org.springframework.graphql.server.support.SerializableGraphQlRequest;
@@ -26,21 +26,16 @@ import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.util.AlternativeJdkIdGenerator;
 import org.springframework.util.IdGenerator;
-import org.springframework.util.MultiValueMap;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import reactor.core.publisher.Mono;
 
 import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
-import dev.dynamorelay.error.InvalidArgumentException;
-import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.error.Problems;
-import dev.dynamorelay.graphql.ArgumentText;
 import dev.dynamorelay.graphql.execution.ResponseInterceptor;
 import dev.dynamorelay.graphql.http.ServerRequests;
 import dev.dynamorelay.metrics.AnsweredErrors;
@@ -77,21 +72,17 @@ final class RestView {
 
 	private final RestRoutes routes;
 
-	private final int defaultSize;
-
-	private final int maxSize;
+	private final PageVariables variables;
 
 	/** How many budget-cut reads one REST page may follow to settle {@code nextToken}. */
 	private final int maxFollowUps;
-
 
 	private final IdGenerator ids = new AlternativeJdkIdGenerator();
 
 	RestView(WebGraphQlHandler graphQl, RestRoutes routes, int defaultSize, int maxSize, int maxFollowUps) {
 		this.graphQl = graphQl;
 		this.routes = routes;
-		this.defaultSize = defaultSize;
-		this.maxSize = maxSize;
+		this.variables = new PageVariables(defaultSize, maxSize);
 		this.maxFollowUps = maxFollowUps;
 	}
 
@@ -100,7 +91,7 @@ final class RestView {
 		String path = request.path();
 		Map<String, Object> variables;
 		try {
-			variables = variables(route, request);
+			variables = this.variables.of(route, request);
 		}
 		catch (ApiException ex) {
 			return ownProblem(ex.code(), ex.getMessage(), path);
@@ -190,7 +181,7 @@ final class RestView {
 		SecurityContextHolder.setContext(security);
 		try {
 			return this.graphQl.handleRequest(graphQlRequest)
-				.map((response) -> read(route, request.path(), response.getExecutionResult(),
+				.map((response) -> read(route, request.path(), response,
 						RequestScope.of(response.getExecutionInput().getGraphQLContext()).cut()));
 		}
 		finally {
@@ -205,141 +196,55 @@ final class RestView {
 		return attributes;
 	}
 
-	/** The page an execution answered, or the problem it ran into. */
-	@SuppressWarnings("unchecked")
-	private Result read(RestRoute route, String path, ExecutionResult result, boolean cut) {
-		Map<String, Object> data = result.getData();
-		Map<String, Object> page = null;
-		boolean parentMissing = false;
-		if (data != null) {
-			if (route.parent().isPresent()) {
-				Map<String, Object> parent = (Map<String, Object>) data.get("parent");
-				parentMissing = parent == null;
-				page = (parent != null) ? (Map<String, Object>) parent.get("page") : null;
-			}
-			else {
-				page = (Map<String, Object>) data.get("page");
-			}
-		}
-		int nodeAt = route.parent().isPresent() ? 4 : 3;
-		List<GraphQLError> fatal = new ArrayList<>();
-		Map<Integer, List<String>> leftOut = new HashMap<>();
-		for (GraphQLError error : result.getErrors()) {
-			List<Object> errorPath = error.getPath();
-			ErrorCode code = code(error);
-			boolean refusedField = code == ErrorCode.FORBIDDEN || code == ErrorCode.UNAUTHENTICATED;
-			if (refusedField && page != null && errorPath != null && errorPath.size() > nodeAt + 1
-					&& "node".equals(errorPath.get(nodeAt)) && errorPath.get(nodeAt - 1) instanceof Integer index) {
-				leftOut.computeIfAbsent(index, (key) -> new ArrayList<>()).add(String.valueOf(errorPath.get(nodeAt + 1)));
-			}
-			else {
-				fatal.add(error);
-			}
-		}
-		if (!fatal.isEmpty() || (page == null && !parentMissing)) {
-			GraphQLError first = fatal.isEmpty() ? null : fatal.get(0);
-			ErrorCode code = code(first);
-			String detail = (first != null) ? first.getMessage() : "The page could not be served.";
-			return Result.problem(problem(code, detail, path));
+	/**
+	 * The page an execution answered, or the problem it ran into. A field the caller may not read is left out
+	 * of its node ({@link #refusedNodeField}); any other error answers with a problem.
+	 */
+	private Result read(RestRoute route, String path, GraphQlResponse response, boolean cut) {
+		ResponseField page = response.field(route.parent().isPresent() ? "parent.page" : "page");
+		boolean parentMissing = route.parent().isPresent() && response.isValid()
+				&& response.field("parent").getValue() == null;
+		boolean answered = page.getValue() != null;
+		Optional<ResponseError> fatal = response.getErrors()
+			.stream()
+			.filter((error) -> !answered || !refusedNodeField(page, error))
+			.findFirst();
+		if (fatal.isPresent() || (!answered && !parentMissing)) {
+			return Result.problem(problem(fatal.map(RestView::code).orElse(ErrorCode.INTERNAL),
+					fatal.map(ResponseError::getMessage).orElse("The page could not be served."), path));
 		}
 		if (parentMissing) {
 			return Result.missing();
 		}
-		List<Map<String, Object>> edges = (List<Map<String, Object>>) page.get("edges");
+		List<?> edges = response.field(page.getPath() + ".edges").getValue();
 		List<Map<String, Object>> nodes = new ArrayList<>(edges.size());
 		for (int i = 0; i < edges.size(); i++) {
-			Map<String, Object> node = new LinkedHashMap<>((Map<String, Object>) edges.get(i).get("node"));
-			List<String> fields = leftOut.get(i);
-			if (fields != null) {
-				fields.forEach(node::remove);
-			}
-			nodes.add(node);
+			ResponseField node = response.field(page.getPath() + ".edges[" + i + "].node");
+			Map<String, Object> fields = new LinkedHashMap<>(node.<Map<String, Object>>getValue());
+			// Every error left is a refused field of a node (any other answered above).
+			int depth = node.getParsedPath().size();
+			node.getErrors().forEach((error) -> fields.remove(String.valueOf(error.getParsedPath().get(depth))));
+			nodes.add(fields);
 		}
-		Map<String, Object> info = (Map<String, Object>) page.get("pageInfo");
-		return new Result(nodes, Boolean.TRUE.equals(info.get("hasNextPage")), (String) info.get("endCursor"), cut, null);
+		return new Result(nodes, Boolean.TRUE.equals(response.field(page.getPath() + ".pageInfo.hasNextPage").getValue()),
+				response.field(page.getPath() + ".pageInfo.endCursor").getValue(), cut, null);
 	}
 
-	private static ErrorCode code(GraphQLError error) {
+	/**
+	 * Whether {@code error} refused the caller a field of one of the page's nodes,
+	 * {@code <page>.edges[i].node.<field>} ({@code FORBIDDEN} or {@code UNAUTHENTICATED} there).
+	 */
+	private static boolean refusedNodeField(ResponseField page, ResponseError error) {
+		ErrorCode code = code(error);
+		List<Object> at = error.getParsedPath();
+		int depth = page.getParsedPath().size();
+		return (code == ErrorCode.FORBIDDEN || code == ErrorCode.UNAUTHENTICATED) && at.size() > depth + 3
+				&& at.subList(0, depth).equals(page.getParsedPath()) && "edges".equals(at.get(depth))
+				&& at.get(depth + 1) instanceof Integer && "node".equals(at.get(depth + 2));
+	}
+
+	private static ErrorCode code(ResponseError error) {
 		return GraphQlErrors.code(error).orElse(ErrorCode.INTERNAL);
-	}
-
-	/** The operation's variables from the URL: the paging, the parent's id, the connection's arguments. */
-	private Map<String, Object> variables(RestRoute route, ServerRequest request) {
-		MultiValueMap<String, String> parameters = request.params();
-		List<String> unknown = new ArrayList<>();
-		for (String name : parameters.keySet()) {
-			if (!RestRoutes.PAGING.contains(name)
-					&& route.queryParameters().stream().noneMatch((parameter) -> parameter.name().equals(name))) {
-				unknown.add(name);
-			}
-		}
-		if (!unknown.isEmpty()) {
-			TreeSet<String> known = new TreeSet<>(RestRoutes.PAGING);
-			route.queryParameters().forEach((parameter) -> known.add(parameter.name()));
-			throw new InvalidArgumentException("Unknown query parameter%s %s: %s takes %s.".formatted(
-					(unknown.size() > 1) ? "s" : "", String.join(", ", unknown), route.path(), String.join(", ", known)));
-		}
-		Map<String, Object> variables = new HashMap<>();
-		String limit = single(parameters, "limit");
-		if (limit != null) {
-			int size;
-			try {
-				size = Integer.parseInt(limit.trim());
-			}
-			catch (NumberFormatException ex) {
-				size = -1;
-			}
-			if (size < 1 || size > this.maxSize) {
-				throw new InvalidArgumentException("`limit` must be between 1 and %d, got `%s`.".formatted(this.maxSize, limit));
-			}
-			variables.put("first", size);
-		}
-		else {
-			variables.put("first", this.defaultSize);
-		}
-		String nextToken = single(parameters, "nextToken");
-		if (nextToken != null && nextToken.isEmpty()) {
-			// No page issues an empty token; GraphQL's `after: ""` is refused alike, rather than read from the start.
-			throw new InvalidCursorException("`nextToken` is empty, and no page issues an empty token: leave it out "
-					+ "for the first page, or pass the `nextToken` of the page before.");
-		}
-		if (nextToken != null) {
-			variables.put("after", nextToken);
-		}
-		for (Parameter parameter : route.queryParameters()) {
-			List<String> values = parameters.get(parameter.name());
-			if (values == null || values.isEmpty()) {
-				if (parameter.required()) {
-					throw new InvalidArgumentException("Pass the query parameter `%s`: it selects the items to read."
-						.formatted(parameter.name()));
-				}
-				continue;
-			}
-			variables.put(parameter.name(), ArgumentText.external(parameter.name(), values, parameter.type(), false));
-		}
-		route.parent().ifPresent((parent) -> variables.put("id", parentId(route, parent, request.pathVariables())));
-		return variables;
-	}
-
-	private static String single(MultiValueMap<String, String> parameters, String name) {
-		List<String> values = parameters.get(name);
-		if (values == null || values.isEmpty()) {
-			return null;
-		}
-		if (values.size() > 1) {
-			throw new InvalidArgumentException("Pass `%s` once.".formatted(name));
-		}
-		return values.get(0);
-	}
-
-	/** The parent's node id, from the path's key fields. */
-	private static String parentId(RestRoute route, Entity parent, Map<String, String> path) {
-		Map<String, Object> values = new HashMap<>();
-		for (Parameter parameter : route.pathParameters()) {
-			values.put(parameter.name(),
-					ArgumentText.coerce(parameter.name(), List.of(path.get(parameter.name())), parameter.type(), false));
-		}
-		return NodeIds.encode(parent, parent.key(values::get));
 	}
 
 	private ServerResponse notFound(RestRoute route, ServerRequest request) {

@@ -1,7 +1,6 @@
 package dev.dynamorelay.web;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -66,7 +65,7 @@ public class AsyncTimeout implements WebMvcConfigurer {
 	}
 
 	@ExceptionHandler(AsyncRequestTimeoutException.class)
-	ResponseEntity<Map<String, Object>> timedOut(HttpServletRequest request) {
+	ResponseEntity<Object> timedOut(HttpServletRequest request) {
 		if (request.getAttribute(ANSWERED) instanceof AtomicBoolean answered) {
 			answered.set(true);
 		}

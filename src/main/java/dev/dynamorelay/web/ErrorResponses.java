@@ -1,13 +1,14 @@
 package dev.dynamorelay.web;
 
 import java.io.IOException;
-import java.util.Map;
 
 import io.micrometer.core.instrument.Metrics;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.error.ErrorBody;
@@ -22,7 +23,10 @@ import dev.dynamorelay.metrics.AnsweredErrors;
  */
 public final class ErrorResponses {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+	/** With Spring's mix-in, as the MVC message converters have it: a problem's {@code code} is a top-level member. */
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
 
 	private ErrorResponses() {
 	}
@@ -66,8 +70,7 @@ public final class ErrorResponses {
 
 	/** The body of such an answer. */
 	static byte[] body(String path, HttpStatus status, ErrorCode code, String message) {
-		Map<String, Object> body = Problems.restPath(path) ? Problems.of(status, code, message, path)
-				: ErrorBody.of(code, message);
+		Object body = Problems.restPath(path) ? Problems.of(status, code, message, path) : ErrorBody.of(code, message);
 		return JSON.writeValueAsBytes(body);
 	}
 

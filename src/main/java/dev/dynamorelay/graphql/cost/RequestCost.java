@@ -1,50 +1,35 @@
 package dev.dynamorelay.graphql.cost;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import graphql.GraphQLContext;
+import graphql.analysis.QueryTraverser;
 import graphql.execution.CoercedVariables;
 import graphql.execution.ValuesResolver;
-import graphql.language.BooleanValue;
-import graphql.language.Directive;
-import graphql.language.DirectivesContainer;
-import graphql.language.Field;
 import graphql.language.FragmentDefinition;
-import graphql.language.FragmentSpread;
-import graphql.language.InlineFragment;
 import graphql.language.OperationDefinition;
-import graphql.language.Selection;
-import graphql.language.SelectionSet;
-import graphql.language.TypeName;
-import graphql.language.Value;
-import graphql.language.VariableReference;
 import graphql.schema.GraphQLCompositeType;
-import graphql.schema.GraphQLFieldDefinition;
-import graphql.schema.GraphQLFieldsContainer;
-import graphql.schema.GraphQLInterfaceType;
 import graphql.schema.GraphQLObjectType;
 import graphql.schema.GraphQLSchema;
-import graphql.schema.GraphQLType;
 import graphql.schema.GraphQLTypeUtil;
 
-import dev.dynamorelay.graphql.Selections;
+import dev.dynamorelay.graphql.cost.OperationWalk.Group;
 
 /**
  * What one operation may cost, read from its document and variables before anything runs: how deep
  * it nests, how many root fields it has, and about how many items it may read from DynamoDB.
  *
  * <p>The estimate walks the operation as graphql-java executes it: fragments expanded, {@code @skip}
- * and {@code @include} applied, fields of one response key merged. Every field that reads adds its
- * reads, multiplied by how many times it runs (the product of the page sizes and id counts above it):
+ * and {@code @include} applied, fields of one response key merged ({@link OperationWalk}, on graphql-java's
+ * {@link QueryTraverser}). Every field that reads adds its reads, multiplied by how many times it runs
+ * (the product of the page sizes and id counts above it):
  * <ul>
  * <li>a connection reads its page size ({@code first}, {@code last}, or the default size); with a
  * filter argument given, up to the read budget, since it keeps reading until its page is full. Its
@@ -128,19 +113,17 @@ final class RequestCost {
 
 	private final OperationDefinition operation;
 
-	private final Map<String, FragmentDefinition> fragments;
+	private final OperationWalk walk;
 
 	private final CoercedVariables variables;
 
-	private final Map<String, Reader> readers;
+	private final FieldReaders readers;
 
 	private final Sizes sizes;
 
 	private final GraphQLContext context;
 
 	private final Locale locale;
-
-	private int selections;
 
 	private double items;
 
@@ -156,9 +139,9 @@ final class RequestCost {
 			Locale locale) {
 		this.schema = schema;
 		this.operation = operation;
-		this.fragments = fragments;
+		this.walk = new OperationWalk(schema, fragments, variables);
 		this.variables = variables;
-		this.readers = readers;
+		this.readers = new FieldReaders(readers, schema);
 		this.sizes = sizes;
 		this.context = context;
 		this.locale = locale;
@@ -166,14 +149,14 @@ final class RequestCost {
 
 	/** How deep the deepest field is; a root field is at depth 1. */
 	int depth() {
-		return depth(this.operation.getSelectionSet(), new HashMap<>());
+		return this.walk.depth(this.operation.getSelectionSet(), rootType());
 	}
 
 	/** The root fields of the operation, each alias counted; {@link TooManySelections} past the limit. */
 	int rootFields() {
 		Set<String> keys = new HashSet<>();
-		for (Group group : collect(rootType(), List.of(this.operation.getSelectionSet())).values()) {
-			keys.add(group.field.getResultKey());
+		for (Group group : this.walk.fields(rootType(), List.of(this.operation.getSelectionSet()))) {
+			keys.add(group.field().getResultKey());
 		}
 		return keys.size();
 	}
@@ -183,7 +166,7 @@ final class RequestCost {
 		this.items = 0;
 		this.largest = -1;
 		this.largestPart = null;
-		walk(collect(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
+		walk(this.walk.fields(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
 		return this.items;
 	}
 
@@ -217,162 +200,68 @@ final class RequestCost {
 		return (root != null) ? root : this.schema.getQueryType();
 	}
 
-	private int depth(SelectionSet set, Map<String, Integer> byFragment) {
-		if (set == null) {
-			return 0;
-		}
-		int deepest = 0;
-		for (Selection<?> selection : set.getSelections()) {
-			if (!included(selection)) {
-				continue;
-			}
-			int depth = 0;
-			if (selection instanceof Field field) {
-				depth = 1 + (introspection(field) ? 0 : depth(field.getSelectionSet(), byFragment));
-			}
-			else if (selection instanceof InlineFragment inline) {
-				depth = depth(inline.getSelectionSet(), byFragment);
-			}
-			else if (selection instanceof FragmentSpread spread) {
-				Integer known = byFragment.get(spread.getName());
-				if (known == null) {
-					// Validation refuses fragment cycles; the placeholder keeps this finite regardless.
-					byFragment.put(spread.getName(), 0);
-					FragmentDefinition fragment = this.fragments.get(spread.getName());
-					known = (fragment != null && included(fragment)) ? depth(fragment.getSelectionSet(), byFragment) : 0;
-					byFragment.put(spread.getName(), known);
-				}
-				depth = known;
-			}
-			deepest = Math.max(deepest, depth);
-		}
-		return deepest;
-	}
-
-	private static boolean introspection(Field field) {
-		return field.getName().equals("__schema") || field.getName().equals("__type");
-	}
-
-	/** The fields of one response key, on one parent type, merged as execution merges them. */
-	private static final class Group {
-
-		final GraphQLCompositeType parent;
-
-		final Field field;
-
-		final List<SelectionSet> children = new ArrayList<>(1);
-
-		Group(GraphQLCompositeType parent, Field field) {
-			this.parent = parent;
-			this.field = field;
-		}
-
-	}
-
-	private Map<String, Group> collect(GraphQLCompositeType parent, List<SelectionSet> sets) {
-		Map<String, Group> groups = new LinkedHashMap<>();
-		for (SelectionSet set : sets) {
-			collect(parent, set, groups);
-		}
-		return groups;
-	}
-
-	private void collect(GraphQLCompositeType parent, SelectionSet set, Map<String, Group> groups) {
-		if (set == null) {
-			return;
-		}
-		for (Selection<?> selection : set.getSelections()) {
-			if (++this.selections > MAX_SELECTIONS) {
-				throw new TooManySelections();
-			}
-			if (!included(selection)) {
-				continue;
-			}
-			if (selection instanceof Field field) {
-				String key = field.getResultKey() + ' ' + parent.getName() + ' ' + field.getName();
-				Group group = groups.computeIfAbsent(key, (name) -> new Group(parent, field));
-				if (field.getSelectionSet() != null) {
-					group.children.add(field.getSelectionSet());
-				}
-			}
-			else if (selection instanceof InlineFragment inline) {
-				collect(type(inline.getTypeCondition(), parent), inline.getSelectionSet(), groups);
-			}
-			else if (selection instanceof FragmentSpread spread) {
-				FragmentDefinition fragment = this.fragments.get(spread.getName());
-				if (fragment != null && included(fragment)) {
-					collect(type(fragment.getTypeCondition(), parent), fragment.getSelectionSet(), groups);
-				}
-			}
-		}
-	}
-
-	private GraphQLCompositeType type(TypeName condition, GraphQLCompositeType otherwise) {
-		if (condition == null) {
-			return otherwise;
-		}
-		return (this.schema.getType(condition.getName()) instanceof GraphQLCompositeType type) ? type : otherwise;
-	}
-
 	/** Adds the reads of {@code groups}, each run {@code runs} times, and of everything below them. */
-	private void walk(Map<String, Group> groups, double runs, Factor path) {
-		for (Group group : groups.values()) {
-			String name = group.field.getName();
-			if (name.startsWith("__") || !(group.parent instanceof GraphQLFieldsContainer container)) {
+	private void walk(Collection<Group> groups, double runs, Factor path) {
+		for (Group group : groups) {
+			if (group.field().getName().startsWith("__") || group.definition() == OperationWalk.UNKNOWN) {
 				continue;
 			}
-			GraphQLFieldDefinition definition = container.getFieldDefinition(name);
-			if (definition == null) {
-				continue;
-			}
-			GraphQLType type = GraphQLTypeUtil.unwrapAll(definition.getType());
-			GraphQLCompositeType child = (type instanceof GraphQLCompositeType composite) ? composite : null;
-			Map<String, Group> children = (child != null) ? collect(child, group.children) : Map.of();
-			Reader reader = reader(container, name);
-			double below = runs;
-			Factor belowPath = path;
-			if (reader != null) {
-				switch (reader.kind()) {
-					case CONNECTION -> {
-						Map<String, Object> arguments = arguments(definition, group.field);
-						int size = pageSize(arguments);
-						boolean filtered = reader.ownerFiltered()
-								|| reader.filterArguments().stream().anyMatch((each) -> arguments.get(each) != null);
-						if (size >= 0) {
-							Factor page = new Factor(path, count(size, name));
-							add(runs * (filtered ? this.sizes.readBudget() : size), filtered ? new Factor(path,
-									count(this.sizes.readBudget(), name) + " read (a filtered page: read budget)") : page);
-							if (selects(children, "totalCount")) {
-								add(runs * this.sizes.countBudget(),
-										new Factor(path, count(this.sizes.countBudget(), name) + " counted (count budget)"));
-							}
-							below = runs * size;
-							belowPath = page;
-						}
-						else {
-							below = 0;
-						}
-					}
-					case LOOKUP, NODE -> {
-						belowPath = new Factor(path, "1 " + name);
-						add(runs, belowPath);
-					}
-					case NODES -> {
-						Object ids = arguments(definition, group.field).get("ids");
-						int count = (ids instanceof List<?> list) ? list.size() : (ids != null) ? 1 : 0;
-						if (count > this.sizes.maxIds()) {
-							count = 0;
-						}
-						below = runs * count;
-						belowPath = new Factor(path, count(count, name));
-						add(below, belowPath);
-					}
-				}
-			}
-			if (below > 0 && !children.isEmpty()) {
-				walk(children, below, belowPath);
+			Collection<Group> children = (GraphQLTypeUtil.unwrapAll(group.definition().getType())
+					instanceof GraphQLCompositeType child) ? this.walk.fields(child, group.children()) : List.of();
+			Reader reader = this.readers.of(group.parent(), group.field().getName());
+			Runs below = (reader != null) ? read(reader, group, children, runs, path) : new Runs(runs, path);
+			if (below.times() > 0 && !children.isEmpty()) {
+				walk(children, below.times(), below.path());
 			}
 		}
+	}
+
+	/** Adds what {@code group} reads, run {@code runs} times; answers how often what it selects runs. */
+	private Runs read(Reader reader, Group group, Collection<Group> children, double runs, Factor path) {
+		String name = group.field().getName();
+		switch (reader.kind()) {
+			case CONNECTION -> {
+				Map<String, Object> arguments = arguments(group);
+				int size = pageSize(arguments);
+				if (size < 0) {
+					return new Runs(0, path);
+				}
+				boolean filtered = reader.ownerFiltered()
+						|| reader.filterArguments().stream().anyMatch((each) -> arguments.get(each) != null);
+				Factor page = new Factor(path, count(size, name));
+				add(runs * (filtered ? this.sizes.readBudget() : size), filtered ? new Factor(path,
+						count(this.sizes.readBudget(), name) + " read (a filtered page: read budget)") : page);
+				if (selects(children, "totalCount")) {
+					add(runs * this.sizes.countBudget(),
+							new Factor(path, count(this.sizes.countBudget(), name) + " counted (count budget)"));
+				}
+				return new Runs(runs * size, page);
+			}
+			case NODES -> {
+				Object ids = arguments(group).get("ids");
+				int count = (ids instanceof List<?> list) ? list.size() : (ids != null) ? 1 : 0;
+				if (count > this.sizes.maxIds()) {
+					count = 0;
+				}
+				Factor nodes = new Factor(path, count(count, name));
+				add(runs * count, nodes);
+				return new Runs(runs * count, nodes);
+			}
+			default -> { // LOOKUP, NODE
+				Factor one = new Factor(path, "1 " + name);
+				add(runs, one);
+				return new Runs(runs, one);
+			}
+		}
+	}
+
+	private static boolean selects(Collection<Group> groups, String name) {
+		for (Group group : groups) {
+			if (group.field().getName().equals(name)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String count(int count, String name) {
@@ -387,38 +276,6 @@ final class RequestCost {
 		}
 	}
 
-	private static boolean selects(Map<String, Group> groups, String name) {
-		for (Group group : groups.values()) {
-			if (group.field.getName().equals(name)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/** The reader of a field; on an interface, the costliest reader of its implementations' field. */
-	private Reader reader(GraphQLFieldsContainer container, String field) {
-		Reader reader = this.readers.get(container.getName() + '.' + field);
-		if (reader != null || !(container instanceof GraphQLInterfaceType face)) {
-			return reader;
-		}
-		Set<String> filters = new HashSet<>();
-		boolean ownerFiltered = false;
-		Reader costliest = null;
-		for (GraphQLObjectType implementation : this.schema.getImplementations(face)) {
-			Reader each = this.readers.get(implementation.getName() + '.' + field);
-			if (each == null) {
-				continue;
-			}
-			filters.addAll(each.filterArguments());
-			ownerFiltered |= each.ownerFiltered();
-			if (costliest == null || each.kind() == Kind.CONNECTION) {
-				costliest = each;
-			}
-		}
-		return (costliest != null) ? new Reader(costliest.kind(), filters, ownerFiltered) : null;
-	}
-
 	/** The size of the page a connection reads; -1 for a size it refuses (it then reads nothing). */
 	private int pageSize(Map<String, Object> arguments) {
 		Object first = arguments.get("first");
@@ -429,10 +286,10 @@ final class RequestCost {
 	}
 
 	/** The field's arguments with variables and defaults, as its data fetcher will see them. */
-	private Map<String, Object> arguments(GraphQLFieldDefinition definition, Field field) {
+	private Map<String, Object> arguments(Group group) {
 		try {
-			return ValuesResolver.getArgumentValues(definition.getArguments(), field.getArguments(), this.variables,
-					this.context, this.locale);
+			return ValuesResolver.getArgumentValues(group.definition().getArguments(), group.field().getArguments(),
+					this.variables, this.context, this.locale);
 		}
 		catch (RuntimeException ex) {
 			// The field itself will refuse what cannot be read; the estimate takes the defaults.
@@ -440,32 +297,8 @@ final class RequestCost {
 		}
 	}
 
-	private boolean included(Selection<?> selection) {
-		return !(selection instanceof DirectivesContainer<?> container) || included(container);
-	}
-
-	private boolean included(DirectivesContainer<?> container) {
-		for (Directive directive : container.getDirectives()) {
-			boolean skip = directive.getName().equals("skip");
-			if (skip || directive.getName().equals("include")) {
-				if (skip == condition(directive)) {
-					return false;
-				}
-			}
-		}
-		return true;
-	}
-
-	private boolean condition(Directive directive) {
-		var argument = directive.getArgument("if");
-		Value<?> value = (argument != null) ? argument.getValue() : null;
-		if (value instanceof BooleanValue literal) {
-			return literal.isValue();
-		}
-		if (value instanceof VariableReference variable) {
-			return Boolean.TRUE.equals(this.variables.get(variable.getName()));
-		}
-		return false;
+	/** How many times the fields below run, and the factors of that product. */
+	private record Runs(double times, Factor path) {
 	}
 
 	/** One factor of a product, e.g. {@code 20 users}, after the factors of the fields above it. */

@@ -1,11 +1,10 @@
 package dev.dynamorelay.graphql.document;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import graphql.ExecutionInput;
 import graphql.GraphQLError;
 import graphql.execution.preparsed.PreparsedDocumentEntry;
@@ -25,8 +24,9 @@ import dev.dynamorelay.request.RequestScope;
  * page; resolves Apollo's persisted-query hashes ({@link PersistedQueries}); and refuses a mutation
  * sent over GET ({@link GraphQlHttpEndpoint}).
  *
- * <p>Least recently used documents are dropped beyond {@value #MAX_ENTRIES}; very long query texts
- * are not kept at all. Variables are not part of a document, so pages of one walk share an entry.
+ * <p>At most {@value #MAX_ENTRIES} documents are kept, others dropped by Caffeine's size policy (those
+ * used least recently and least often first); very long query texts are not kept at all. Variables are
+ * not part of a document, so pages of one walk share an entry.
  */
 @Component
 class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCustomizer {
@@ -35,15 +35,9 @@ class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCu
 
 	static final int MAX_QUERY_LENGTH = 16 * 1024;
 
-	private final Map<String, PreparsedDocumentEntry> documents = Collections
-		.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-
-			@Override
-			protected boolean removeEldestEntry(Map.Entry<String, PreparsedDocumentEntry> eldest) {
-				return size() > MAX_ENTRIES;
-			}
-
-		});
+	private final Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
+		.maximumSize(MAX_ENTRIES)
+		.build();
 
 	/** Null when persisted queries are switched off. */
 	private final PersistedQueries persistedQueries;
@@ -111,12 +105,7 @@ class DocumentCache implements PreparsedDocumentProvider, GraphQlSourceBuilderCu
 		if (query.length() > MAX_QUERY_LENGTH) {
 			return parseAndValidate.apply(input);
 		}
-		PreparsedDocumentEntry cached = this.documents.get(query);
-		if (cached == null) {
-			cached = parseAndValidate.apply(input);
-			this.documents.put(query, cached);
-		}
-		return cached;
+		return this.documents.get(query, (text) -> parseAndValidate.apply(input));
 	}
 
 	@Override

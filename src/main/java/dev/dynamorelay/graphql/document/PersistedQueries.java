@@ -1,12 +1,12 @@
 package dev.dynamorelay.graphql.document;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import graphql.ExecutionInput;
 import graphql.GraphQLError;
 import graphql.execution.preparsed.PreparsedDocumentEntry;
@@ -27,9 +27,9 @@ import dev.dynamorelay.error.GraphQlErrors;
  * no query runs the query registered under that hash, or is answered {@code PersistedQueryNotFound}
  * (code {@link ErrorCode#PERSISTED_QUERY_NOT_FOUND}); the client then sends the query with its hash, which registers it. A query
  * sent with a hash must be what the hash says (the SHA-256 of its UTF-8 text, in hex), else
- * {@code INVALID_ARGUMENT}. Only valid documents are registered, at most {@code maxEntries} of them (the
- * least recently used are dropped), and none longer than {@link DocumentCache#MAX_QUERY_LENGTH}: such a
- * query runs but has to be sent in full every time.
+ * {@code INVALID_ARGUMENT}. Only valid documents are registered, at most {@code maxEntries} of them (others
+ * are dropped by Caffeine's size policy, those used least recently and least often first), and none longer
+ * than {@link DocumentCache#MAX_QUERY_LENGTH}: such a query runs but has to be sent in full every time.
  */
 final class PersistedQueries extends ApolloPersistedQuerySupport {
 
@@ -81,20 +81,15 @@ final class PersistedQueries extends ApolloPersistedQuerySupport {
 		return new PreparsedDocumentEntry(error);
 	}
 
-	/** The registered queries by hash, least recently used dropped first. */
+	/** The registered queries by hash, at most {@code maxEntries} of them. */
 	private static final class Registry implements PersistedQueryCache {
 
-		private final Map<String, String> queries;
+		private final Cache<String, String> queries;
 
 		Registry(int maxEntries) {
-			this.queries = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-
-				@Override
-				protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-					return size() > maxEntries;
-				}
-
-			});
+			// Upkeep on the registering thread, not in the common pool: a query is dropped as soon as the
+			// bound is passed, and the next request that names its hash is told PersistedQueryNotFound.
+			this.queries = Caffeine.newBuilder().maximumSize(maxEntries).executor(Runnable::run).build();
 		}
 
 		/**
@@ -108,7 +103,7 @@ final class PersistedQueries extends ApolloPersistedQuerySupport {
 				ExecutionInput input, PersistedQueryCacheMiss parse) {
 			String hash = persistedQueryId.toString().toLowerCase(Locale.ROOT);
 			if (hashOnly(input)) {
-				return CompletableFuture.completedFuture(parse.apply(this.queries.get(hash)));
+				return CompletableFuture.completedFuture(parse.apply(this.queries.getIfPresent(hash)));
 			}
 			String query = input.getQuery();
 			PreparsedDocumentEntry entry = parse.apply(query);
