@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -36,6 +37,7 @@ import dev.dynamorelay.request.RequestScope;
 import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.write.Mutations;
 import dev.dynamorelay.write.Ownership;
+import dev.dynamorelay.write.WriteMeters;
 
 /**
  * Gives every declared mutation field its data fetcher: the write engine writes, and the field answers the
@@ -62,9 +64,10 @@ class MutationWiring implements RuntimeWiringConfigurer {
 	private final Access access;
 
 	MutationWiring(DeclaredTables tables, DynamoDbAsyncClient dynamoDb, DynamoDbProperties dynamoDbProperties,
-			Paginator paginator, Access access) {
+			Paginator paginator, Access access, ObjectProvider<WriteMeters.Source> meters) {
 		this.declarations = tables.declarations();
-		this.mutations = new Mutations(dynamoDb, this.declarations, dynamoDbProperties.timeout(), Clock.systemUTC());
+		this.mutations = new Mutations(dynamoDb, this.declarations, dynamoDbProperties.timeout(), Clock.systemUTC(),
+				meters.getIfAvailable(() -> WriteMeters.Source.NONE));
 		this.paginator = paginator;
 		this.access = access;
 	}

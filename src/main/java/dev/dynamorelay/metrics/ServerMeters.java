@@ -16,6 +16,7 @@ import org.springframework.stereotype.Component;
 
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.pagination.ConnectionMeters;
+import dev.dynamorelay.write.WriteMeters;
 
 /**
  * The server's own meters (see the package documentation), made once per connection, operation name,
@@ -23,7 +24,7 @@ import dev.dynamorelay.pagination.ConnectionMeters;
  */
 @Component
 @EnableConfigurationProperties(MetricsProperties.class)
-public class ServerMeters implements ConnectionMeters.Source {
+public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source {
 
 	/** The operation name of a request whose document names none. */
 	public static final String ANONYMOUS = "anonymous";
@@ -69,6 +70,8 @@ public class ServerMeters implements ConnectionMeters.Source {
 
 	private final Map<String, Counter> errors = new ConcurrentHashMap<>();
 
+	private final Map<String, WriteMeters> mutations = new ConcurrentHashMap<>();
+
 	private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
 
 	private final Map<String, Timer> dynamoDbCalls = new ConcurrentHashMap<>();
@@ -91,6 +94,40 @@ public class ServerMeters implements ConnectionMeters.Source {
 			return ConnectionMeters.NONE;
 		}
 		return this.connections.computeIfAbsent(field, this::connection);
+	}
+
+	@Override
+	public WriteMeters mutation(String name) {
+		if (!this.enabled) {
+			return WriteMeters.NONE;
+		}
+		return this.mutations.computeIfAbsent(name, this::mutationMeters);
+	}
+
+	private WriteMeters mutationMeters(String mutation) {
+		Counter written = counter("dynamorelay.mutation.calls", "Declared mutations run, by outcome", "mutation", mutation,
+				"outcome", "written");
+		Counter items = counter("dynamorelay.mutation.items.written",
+				"Items the mutation wrote (children and list items included)", "mutation", mutation);
+		Counter capacity = counter("dynamorelay.mutation.consumed.capacity",
+				"Capacity units the mutation's calls consumed (writes and the reads they needed)", "mutation", mutation);
+		Map<ErrorCode, Counter> refused = new ConcurrentHashMap<>();
+		return new WriteMeters() {
+
+			@Override
+			public void written(int count, double capacityUnits) {
+				written.increment();
+				items.increment(count);
+				capacity.increment(capacityUnits);
+			}
+
+			@Override
+			public void refused(ErrorCode code) {
+				refused.computeIfAbsent(code, (key) -> counter("dynamorelay.mutation.calls",
+						"Declared mutations run, by outcome", "mutation", mutation, "outcome", key.name())).increment();
+			}
+
+		};
 	}
 
 	private ConnectionMeters connection(String field) {

@@ -17,6 +17,8 @@ import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.InvalidArgumentException;
 
 /**
@@ -38,10 +40,14 @@ public final class Mutations {
 
 	private final Clock clock;
 
-	public Mutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, Duration timeout, Clock clock) {
+	private final WriteMeters.Source meters;
+
+	public Mutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, Duration timeout, Clock clock,
+			WriteMeters.Source meters) {
 		this.writer = new Writer(dynamoDb, timeout);
 		this.planner = new WritePlanner(declarations, this.writer);
 		this.clock = clock;
+		this.meters = meters;
 	}
 
 	/**
@@ -69,7 +75,18 @@ public final class Mutations {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return attempt(mutation, inputs, token, owners, stats, this.clock.millis(), 1);
+		WriteMeters meters = this.meters.mutation(mutation.name());
+		// Mutation fields run one after another: what the request consumed meanwhile is this mutation's.
+		double before = stats.consumedCapacity();
+		return attempt(mutation, inputs, token, owners, stats, this.clock.millis(), 1).whenComplete((written, failure) -> {
+			if (failure == null) {
+				int items = written.stream().mapToInt((each) -> each.item().isPresent() ? 1 : 0).sum();
+				meters.written(items, stats.consumedCapacity() - before);
+			}
+			else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {
+				meters.refused(refused.code());
+			}
+		});
 	}
 
 	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,

@@ -120,6 +120,27 @@ class MetricsIT extends IntegrationTest {
 	}
 
 	@Test
+	void writesAreCountedByMutationAndOutcomeWithTheirCapacity() {
+		Http http = new Http(this.port);
+		String userId = this.fixtures.buyer("metered");
+		String create = "mutation($input: CreatePurchaseInput!) { createPurchase(input: $input) { id } }";
+		Map<String, Object> input = Map.of("userId", userId, "purchasedAt", "2025-02-02T02:02:02.002Z", "product", "P",
+				"category", "books", "amount", 1.5);
+		Scrape before = scrape();
+		assertThat(http.post(null, create, Map.of("input", input)).errors()).isEmpty();
+		assertThat(http.post(null, create, Map.of("input", input)).codes()).containsExactly("CONFLICT");
+		Scrape after = scrape();
+		String mutation = "Mutation.createPurchase";
+		assertThat(after.delta(before, "dynamorelay_mutation_calls_total", "mutation", mutation, "outcome", "written"))
+			.isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_calls_total", "mutation", mutation, "outcome", "CONFLICT"))
+			.isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_items_written_total", "mutation", mutation)).isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_consumed_capacity_total", "mutation", mutation)).isPositive();
+		assertThat(after.delta(before, "dynamorelay_errors_total", "code", "CONFLICT")).isEqualTo(1);
+	}
+
+	@Test
 	void costLimitRefusalsAreCountedByLimitAndReadNothing() {
 		Http http = new Http(this.port);
 		StringBuilder aliases = new StringBuilder("query Wide {");

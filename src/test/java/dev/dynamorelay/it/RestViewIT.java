@@ -29,7 +29,7 @@ class RestViewIT extends IntegrationTest {
 	private static final String GRAPHQL_PURCHASES = """
 			query ($userId: String!, $first: Int, $after: String, $minAmount: Float, $order: SortOrder) {
 			  user(userId: $userId) { purchases(first: $first, after: $after, minAmount: $minAmount, order: $order) {
-			    edges { node { id userId purchasedAt product category amount } } pageInfo { hasNextPage endCursor } } } }""";
+			    edges { node { id userId purchasedAt product category amount version } } pageInfo { hasNextPage endCursor } } } }""";
 
 	private Rest rest;
 
@@ -263,7 +263,8 @@ class RestViewIT extends IntegrationTest {
 			.containsExactly("year:query:true", "titlePrefix:query:false", "minRating:query:false", "order:query:false",
 					"limit:query:false", "nextToken:query:false");
 		var purchase = parsed.getOpenAPI().getComponents().getSchemas().get("Purchase");
-		assertThat(purchase.getProperties()).containsOnlyKeys("id", "userId", "purchasedAt", "product", "category", "amount");
+		assertThat(purchase.getProperties()).containsOnlyKeys("id", "userId", "purchasedAt", "product", "category", "amount",
+				"version");
 		assertThat(purchase.getRequired()).containsExactlyInAnyOrder("id", "userId", "purchasedAt");
 	}
 
