@@ -18,10 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * it, and an {@code UNAVAILABLE} answer arrives inside it; a call waiting for its place among the
  * request's calls in flight spends it too, but its own call timeout starts when it is sent, and one still
  * waiting when the request's time runs out fails then, unsent
- * @param maxConcurrencyPerRequest the most DynamoDB calls of one GraphQL request in flight at once;
- * further calls wait, in order, until one finishes
  * @param maxConcurrency the client's connection pool: the most DynamoDB calls in flight at once, for all
  * requests together; more than one request's share, so that no request can take it all
+ * @param maxConcurrencyPerRequest the most DynamoDB calls of one GraphQL request in flight at once;
+ * further calls wait, in order, until one finishes
  * @param fairShare how all requests' calls share DynamoDB (see {@link FairShareProperties})
  * @param startup how long the start's own calls may take (see {@link StartupProperties})
  */
@@ -55,13 +55,14 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 	 * going to the request with the fewest calls started (among heavy requests, the oldest), and while other
 	 * requests' calls wait, a request past its first call scans at most {@code quantum} items per call.
 	 *
-	 * @param maxInFlight unset: four times the processors for a DynamoDB on this machine (the embedded one, or
-	 * any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
+	 * @param maxInFlight the most DynamoDB calls of all requests in flight at once, at most
+	 * {@code max-concurrency}; unset: four times the processors for a DynamoDB on this machine (the embedded
+	 * one, or any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
 	 * one elsewhere, which scales by itself
 	 * @param quantum the most items a call of a request past its first scans while other requests' calls wait
 	 * @param heavyAfter the calls a request has started from which on it is heavy
 	 * @param maxHeavyInFlight the most places heavy requests hold together; unset: half the processors (at
-	 * least 1) for a DynamoDB on this machine, {@code maxInFlight} (no separate limit) elsewhere
+	 * least 1) for a DynamoDB on this machine, {@code max-in-flight} (no separate limit) elsewhere
 	 */
 	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum,
 			@DefaultValue("32") int heavyAfter, Integer maxHeavyInFlight) {

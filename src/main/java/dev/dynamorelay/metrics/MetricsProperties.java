@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The server's own meters.
  *
- * @param enabled whether they record at all ({@code false} turns each into a no-op: how the benchmark
- * measures what they cost)
+ * @param enabled whether the server's own meters record at all ({@code false} turns each into a no-op: how
+ * the benchmark measures what they cost)
  * @param maxOperationNames distinct GraphQL operation names that get a latency histogram of their own;
  * operations named after these are recorded as {@code other}, so that clients cannot grow the number of
  * series without bound

@@ -5,7 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Whether to load the deterministic sample data into empty tables.
  *
- * @param enabled unset: only when DynamoDB is embedded
+ * @param enabled load the sample data into empty tables at start, while the sample schema is served; unset:
+ * only when DynamoDB is embedded
  */
 @ConfigurationProperties("dynamo-relay.sample-data")
 public record SampleDataProperties(Boolean enabled) {
