@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -120,7 +121,8 @@ final class TableMapper {
 		List<DeclaredField> fields = new ArrayList<>();
 		fields.add(idField());
 		String partitionPrefix = group.partitionKey().text();
-		String partitionPlaceholder = names.claim(placeholder(partitionPrefix));
+		String partitionPlaceholder = placeholderName(names, placeholder(partitionPrefix),
+				(name) -> shadows(group, name, keys.partitionKey(), partitionPrefix));
 		fields.add(DeclaredField.of(partitionPlaceholder, "String!",
 				"The text after `" + partitionPrefix + "` in the partition key `" + keys.partitionKey() + "`.",
 				List.of()));
@@ -128,9 +130,10 @@ final class TableMapper {
 		String sortTemplate = null;
 		KeyTemplate sort = group.sortKey();
 		if (sort != null && sort.kind() == KeyTemplate.Kind.PREFIX) {
-			String sortPlaceholder = placeholder(sort.text());
-			if (!sortPlaceholder.equals(partitionPlaceholder) || !sameSuffixes(keys, group)) {
-				sortPlaceholder = names.claim(sortPlaceholder);
+			String sortPlaceholder = partitionPlaceholder;
+			if (!placeholder(sort.text()).equals(placeholder(partitionPrefix)) || !sameSuffixes(keys, group)) {
+				sortPlaceholder = placeholderName(names, placeholder(sort.text()),
+						(name) -> shadows(group, name, keys.sortKey(), sort.text()));
 				placeholders.add(sortPlaceholder);
 				fields.add(DeclaredField.of(sortPlaceholder, "String!",
 						"The text after `" + sort.text() + "` in the sort key `" + keys.sortKey() + "`.", List.of()));
@@ -342,6 +345,34 @@ final class TableMapper {
 			return partition + GraphQlNames.typeName(sort.text());
 		}
 		return partition;
+	}
+
+	/**
+	 * The name of a placeholder, claimed in {@code names}: {@code candidate}, unless {@code shadowed} says
+	 * that sampled items store an attribute of that name with another value than their key holds; a field
+	 * of that name would serve the attribute (the attribute wins over the key's text) and compose other keys
+	 * from it. Then the placeholder is {@code candidate} with {@code Key} ({@code orderIdKey}), and the
+	 * attribute a field of its own.
+	 */
+	private static String placeholderName(UniqueNames names, String candidate, Predicate<String> shadowed) {
+		return names.claim(shadowed.test(candidate) ? candidate + "Key" : candidate, shadowed);
+	}
+
+	/**
+	 * Whether some item of the group stores attribute {@code name} with another value than the text after
+	 * {@code prefix} in its key {@code keyAttribute} (a number by its digits).
+	 */
+	private static boolean shadows(EntityGroup group, String name, String keyAttribute, String prefix) {
+		for (Map<String, AttributeValue> item : group.items()) {
+			AttributeValue stored = item.get(name);
+			if (stored != null) {
+				String text = (stored.s() != null) ? stored.s() : stored.n();
+				if (!item.get(keyAttribute).s().substring(prefix.length()).equals(text)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/** A placeholder named from an entity prefix: {@code CUSTOMER#} is {@code customerId}. */

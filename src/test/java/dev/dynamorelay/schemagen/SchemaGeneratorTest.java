@@ -174,6 +174,65 @@ class SchemaGeneratorTest {
 	}
 
 	@Test
+	void aPlaceholderNeverShadowsAnAttributeOfAnotherValue() {
+		String schema = schema(table("Shop", "PK", "S", "SK", "S",
+				Map.of("PK", s("CUSTOMER#c1"), "SK", s("ORDER#o1"), "orderId", s("legacy-17"), "total", n("3")),
+				Map.of("PK", s("CUSTOMER#c1"), "SK", s("ORDER#o2"), "orderId", s("o2"), "total", n("4")),
+				Map.of("PK", s("CUSTOMER#c2"), "SK", s("PROFILE"), "customerId", s("c2"), "name", s("Ada")),
+				Map.of("PK", s("CUSTOMER#c3"), "SK", s("PROFILE"), "name", s("Alan"))));
+		DeclarationLanguage.build(schema);
+		DeclarationLanguage.read(schema);
+		// One order's own orderId differs from its key's: the key part and the attribute are two fields.
+		assertThat(schema).contains("""
+				  @key(partitionKey: "CUSTOMER#{customerId}", sortKey: "ORDER#{orderIdKey}") {
+				  id: ID!
+				  "The text after `CUSTOMER#` in the partition key `PK`."
+				  customerId: String!
+				  "The text after `ORDER#` in the sort key `SK`."
+				  orderIdKey: String!
+				  orderId: String
+				  total: Int
+				}
+				""");
+		// The customers' own customerId always is their key's: one field.
+		assertThat(schema).contains("""
+				  @key(partitionKey: "CUSTOMER#{customerId}", sortKey: "PROFILE") {
+				  id: ID!
+				  "The text after `CUSTOMER#` in the partition key `PK`."
+				  customerId: String!
+				  name: String
+				}
+				""");
+	}
+
+	@Test
+	void aRenamedPlaceholderPassesOverAttributesOfItsNewName() {
+		String schema = schema(table("Graph", "PK", "S", "SK", "S",
+				Map.of("PK", s("USER#a"), "SK", s("USER#a"), "userId", s("legacy"), "userIdKey", s("other"), "age",
+						n("7")),
+				Map.of("PK", s("NOTE#n1"), "SK", s("NOTE#n1"), "noteId", AttributeValue.fromN("1"))));
+		DeclarationLanguage.build(schema);
+		DeclarationLanguage.read(schema);
+		assertThat(schema).contains("""
+				  @key(partitionKey: "USER#{userIdKey2}", sortKey: "USER#{userIdKey2}") {
+				  id: ID!
+				  "The text after `USER#` in the partition key `PK`."
+				  userIdKey2: String!
+				  age: Int
+				  userId: String
+				  userIdKey: String
+				}
+				""", """
+				  @key(partitionKey: "NOTE#{noteIdKey}", sortKey: "NOTE#{noteIdKey}") {
+				  id: ID!
+				  "The text after `NOTE#` in the partition key `PK`."
+				  noteIdKey: String!
+				  noteId: Int
+				}
+				""");
+	}
+
+	@Test
 	void theSchemaCheckRefusesRedefinitionsAndUnknownDirectives() {
 		assertThatThrownBy(() -> DeclarationLanguage.build("type PageInfo { a: Int }\ntype Query { a: Int }"))
 			.hasMessageContaining("PageInfo");
