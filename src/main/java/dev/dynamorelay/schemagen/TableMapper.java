@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +38,8 @@ final class TableMapper {
 
 	private final UniqueNames queryFieldNames;
 
+	private final MutationMapper mutations;
+
 	/**
 	 * @param typeNames the schema's type names so far, shared by every table
 	 * @param queryFieldNames {@code Query}'s field names so far, shared by every table
@@ -44,13 +47,21 @@ final class TableMapper {
 	TableMapper(UniqueNames typeNames, UniqueNames queryFieldNames) {
 		this.typeNames = typeNames;
 		this.queryFieldNames = queryFieldNames;
+		this.mutations = new MutationMapper(typeNames);
 	}
 
 	TableDeclarations map(SampledTable table) {
 		TableKeys keys = TableKeys.of(table.description());
-		return EntityGroups.find(keys, table.items())
+		TableDeclarations reads = EntityGroups.find(keys, table.items())
 			.map((groups) -> severalKinds(table, keys, groups))
 			.orElseGet(() -> oneKind(table, keys));
+		List<DeclaredInput> inputs = new ArrayList<>();
+		List<DeclaredField> mutationFields = new ArrayList<>();
+		for (DeclaredType type : reads.types()) {
+			this.mutations.map(type, inputs, mutationFields);
+		}
+		return new TableDeclarations(reads.types(), reads.union(), reads.queryFields(), List.copyOf(inputs),
+				List.copyOf(mutationFields));
 	}
 
 	/** One type with a field per attribute. */
@@ -75,10 +86,14 @@ final class TableMapper {
 		List<DeclaredDirective> directives = new ArrayList<>();
 		directives.add(tableDirective(table, keys));
 		directives.addAll(indexDirectives(keys));
+		List<String> keyFields = attributes.subList(0, (keys.sortKey() != null) ? 2 : 1)
+			.stream()
+			.map(names::get)
+			.toList();
 		DeclaredType declared = new DeclaredType(type,
-				describeTable(table, keys) + " (" + sampled(table.items().size()) + ").", directives, fields);
+				describeTable(table, keys) + " (" + sampled(table.items().size()) + ").", directives, fields, keyFields);
 		return new TableDeclarations(List.of(declared), Optional.empty(),
-				queryFields(table, keys, type, profiles, names::get));
+				queryFields(table, keys, type, profiles, names::get), List.of(), List.of());
 	}
 
 	/** One type per kind of item, each with its key templates, and their union. */
@@ -110,7 +125,7 @@ final class TableMapper {
 				"Every kind of item of table `" + table.name() + "`, told apart by their keys' prefixes.",
 				types.stream().map(DeclaredType::name).toList());
 		return new TableDeclarations(List.copyOf(types), Optional.of(declared),
-				queryFields(table, keys, union, profiles(table.items()), GraphQlNames::field));
+				queryFields(table, keys, union, profiles(table.items()), GraphQlNames::field), List.of(), List.of());
 	}
 
 	/** The type of one kind of item of a single-table design. */
@@ -126,7 +141,7 @@ final class TableMapper {
 		fields.add(DeclaredField.of(partitionPlaceholder, "String!",
 				"The text after `" + partitionPrefix + "` in the partition key `" + keys.partitionKey() + "`.",
 				List.of()));
-		Set<String> placeholders = new HashSet<>(Set.of(partitionPlaceholder));
+		Set<String> placeholders = new LinkedHashSet<>(List.of(partitionPlaceholder));
 		String sortTemplate = null;
 		KeyTemplate sort = group.sortKey();
 		if (sort != null && sort.kind() == KeyTemplate.Kind.PREFIX) {
@@ -166,7 +181,7 @@ final class TableMapper {
 			.with("partitionKey", partitionPrefix + "{" + partitionPlaceholder + "}")
 			.with("sortKey", sortTemplate));
 		directives.addAll(indexDirectives(keys));
-		return new DeclaredType(type, describeKind(table, keys, group), directives, fields);
+		return new DeclaredType(type, describeKind(table, keys, group), directives, fields, List.copyOf(placeholders));
 	}
 
 	/** The table's connection, one per index, and its Scan. */
