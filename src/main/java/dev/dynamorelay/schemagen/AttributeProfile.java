@@ -1,7 +1,6 @@
 package dev.dynamorelay.schemagen;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -16,10 +15,10 @@ final class AttributeProfile {
 
 	private final Set<AttributeValue.Type> types = EnumSet.noneOf(AttributeValue.Type.class);
 
-	/** The widest kind of the N values seen; null before the first. */
+	/** What the N values seen have in common; null before the first. */
 	private NumberKind numbers;
 
-	/** The widest kind of the elements of the NS values seen; null before the first. */
+	/** What the elements of the NS values seen have in common; null before the first. */
 	private NumberKind setNumbers;
 
 	private int items;
@@ -30,11 +29,11 @@ final class AttributeProfile {
 		AttributeValue.Type type = value.type();
 		this.types.add(type);
 		if (type == AttributeValue.Type.N) {
-			this.numbers = NumberKind.widest(this.numbers, NumberKind.of(value.n()));
+			this.numbers = NumberKind.both(this.numbers, NumberKind.of(value.n()));
 		}
 		else if (type == AttributeValue.Type.NS) {
 			for (String number : value.ns()) {
-				this.setNumbers = NumberKind.widest(this.setNumbers, NumberKind.of(number));
+				this.setNumbers = NumberKind.both(this.setNumbers, NumberKind.of(number));
 			}
 		}
 	}
@@ -45,8 +44,8 @@ final class AttributeProfile {
 	}
 
 	/**
-	 * The GraphQL type of a nullable field for the attribute: {@code JSON} for maps, lists, values seen as
-	 * more than one type, and attributes seen only as NULL.
+	 * The GraphQL type of a nullable field for the attribute: numbers as {@link NumberKind} says, and
+	 * {@code JSON} for maps, lists, values seen as more than one type, and attributes seen only as NULL.
 	 */
 	String graphQlType() {
 		Set<AttributeValue.Type> kinds = kinds();
@@ -55,11 +54,11 @@ final class AttributeProfile {
 		}
 		return switch (kinds.iterator().next()) {
 			case S -> "String";
-			case N -> this.numbers.graphQlType;
+			case N -> this.numbers.graphQlType();
 			case BOOL -> "Boolean";
 			case B -> "Bytes";
 			case SS -> "[String!]";
-			case NS -> "[" + ((this.setNumbers != null) ? this.setNumbers : NumberKind.FLOAT).graphQlType + "!]";
+			case NS -> "[" + ((this.setNumbers != null) ? this.setNumbers.graphQlType() : "Float") + "!]";
 			case BS -> "[Bytes!]";
 			default -> "JSON";
 		};
@@ -67,7 +66,7 @@ final class AttributeProfile {
 
 	/** The GraphQL type of a number key attribute (N): from the values seen, {@code Long} when none were. */
 	String numberType() {
-		return (this.numbers != null) ? this.numbers.graphQlType : NumberKind.LONG.graphQlType;
+		return (this.numbers != null) ? this.numbers.graphQlType() : "Long";
 	}
 
 	/** Whether values of more than one DynamoDB type were seen (NULL aside). */
@@ -91,48 +90,50 @@ final class AttributeProfile {
 		return kinds;
 	}
 
-	/** The narrowest GraphQL number type that holds a DynamoDB number, from narrow to wide. */
-	enum NumberKind {
-
-		/** A whole number of 32 bits. */
-		INT("Int"),
-
-		/** A whole number of 64 bits. */
-		LONG("Long"),
-
-		/** A whole number beyond 64 bits, served exactly. */
-		BIG("Decimal"),
-
-		/** A number with a fraction. */
-		FLOAT("Float");
-
-		private final String graphQlType;
-
-		NumberKind(String graphQlType) {
-			this.graphQlType = graphQlType;
-		}
+	/**
+	 * Which GraphQL number types serve DynamoDB numbers without changing them; over several numbers, each
+	 * holds for all of them. The type is the first that does: {@code Int}, {@code Long}, {@code Float}, else
+	 * {@code Decimal}, which serves DynamoDB's digits as they are.
+	 *
+	 * @param isInt every number is whole and fits 32 bits
+	 * @param isLong every number is whole and fits 64 bits
+	 * @param isDouble every number reads back as the same number from the nearest double (what a
+	 * {@code Float} serves): false for more digits than a double holds, such as a 23-digit id
+	 */
+	record NumberKind(boolean isInt, boolean isLong, boolean isDouble) {
 
 		static NumberKind of(String number) {
 			BigDecimal decimal = new BigDecimal(number);
-			if (decimal.signum() != 0 && decimal.stripTrailingZeros().scale() > 0) {
-				return FLOAT;
-			}
-			BigInteger whole = decimal.toBigInteger();
-			if (whole.bitLength() < 32) {
-				return INT;
-			}
-			return (whole.bitLength() < 64) ? LONG : BIG;
+			boolean whole = decimal.signum() == 0 || decimal.stripTrailingZeros().scale() <= 0;
+			int bits = whole ? decimal.toBigInteger().bitLength() : Integer.MAX_VALUE;
+			return new NumberKind(bits < 32, bits < 64, isDouble(number, decimal));
 		}
 
-		static NumberKind widest(NumberKind a, NumberKind b) {
+		/**
+		 * Whether the double nearest to a number is the number: its shortest decimal form (which a
+		 * {@code Float} is served as) compares equal to the number's digits.
+		 */
+		private static boolean isDouble(String number, BigDecimal decimal) {
+			double nearest = Double.parseDouble(number);
+			return Double.isFinite(nearest) && BigDecimal.valueOf(nearest).compareTo(decimal) == 0;
+		}
+
+		/** What holds for both kinds' numbers; {@code b} when {@code a} is null (nothing seen yet). */
+		static NumberKind both(NumberKind a, NumberKind b) {
 			if (a == null) {
 				return b;
 			}
-			return (b.compareTo(a) > 0) ? b : a;
+			return new NumberKind(a.isInt && b.isInt, a.isLong && b.isLong, a.isDouble && b.isDouble);
 		}
 
 		String graphQlType() {
-			return this.graphQlType;
+			if (this.isInt) {
+				return "Int";
+			}
+			if (this.isLong) {
+				return "Long";
+			}
+			return this.isDouble ? "Float" : "Decimal";
 		}
 
 	}

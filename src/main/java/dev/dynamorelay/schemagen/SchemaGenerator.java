@@ -8,7 +8,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 /**
  * Generates a schema in dynamo-relay's declaration language for the existing tables of a DynamoDB
  * endpoint: a type per table (or per kind of item of a single-table design), a connection per table and
- * index, and a Scan per table, named and typed from DescribeTable and a sample of items.
+ * index, a Scan per table, and a create, an update and a delete per type, named and typed from
+ * DescribeTable and a sample of items.
  *
  * <p>The output is deterministic for the same tables and items, and declares nothing of
  * {@code dynamo-relay.graphqls} again: it is served as it is, and meant to be tuned by hand.
@@ -19,6 +20,11 @@ public final class SchemaGenerator {
 	private static final String[] RESERVED_TYPES = { "Query", "Mutation", "Subscription", "Node", "PageInfo",
 			"SortOrder", "Long", "Decimal", "Bytes", "JSON", "String", "Int", "Float", "Boolean", "ID",
 			"DynamoTimestamp", "DynamoKeyCondition", "DynamoFilter" };
+
+	private static final String MUTATION = "Writes of each type's items: a create, an update and a delete, served as "
+			+ "declared (no Java). Delete the ones clients should not have, and the inputs only they take, when you "
+			+ "tune this file; add `@version`, `@generated`, `@references`, `@constraint` and `@auth` where they fit. "
+			+ "A write fills a secondary index's key only from fields of the type: add `@indexKey` for the others.";
 
 	private final DynamoDbAsyncClient dynamoDb;
 
@@ -48,6 +54,7 @@ public final class SchemaGenerator {
 		TableMapper mapper = new TableMapper(typeNames, queryFieldNames);
 		List<TableDeclarations> declarations = new ArrayList<>();
 		List<DeclaredField> queryFields = new ArrayList<>();
+		List<DeclaredField> mutationFields = new ArrayList<>();
 		queryFields.add(new DeclaredField("node", "The item of any type with this id; null when it is gone.",
 				List.of(DeclaredArgument.of("id", "ID!")), "Node", List.of()));
 		queryFields.add(new DeclaredField("nodes",
@@ -57,8 +64,10 @@ public final class SchemaGenerator {
 			TableDeclarations mapped = mapper.map(table);
 			declarations.add(mapped);
 			queryFields.addAll(mapped.queryFields());
+			mutationFields.addAll(mapped.mutationFields());
 		}
-		return SdlWriter.write(header(source, prefix, tables.isEmpty()), queryFields, declarations);
+		return SdlWriter.write(header(source, prefix, tables.isEmpty()), queryFields, MUTATION, mutationFields,
+				declarations);
 	}
 
 	private static List<String> header(String source, String prefix, boolean empty) {
@@ -75,8 +84,9 @@ public final class SchemaGenerator {
 		header.add("so an attribute that no sampled item has is missing, and one sampled with several types is JSON.");
 		header.add("");
 		header.add("Introspect, then tune: this file is yours to edit. Rename types and fields (keep their @table,");
-		header.add("@key and @attribute names), drop what clients should not see, add @filter arguments and @lookup");
-		header.add("fields, then serve it with --dynamo-relay.schema.locations=file:<this file>.");
+		header.add("@key and @attribute names; inputs take fields by name), drop what clients should not see or");
+		header.add("write (each type has a create, an update and a delete on Mutation), add @filter arguments and");
+		header.add("@lookup fields, then serve it with --dynamo-relay.schema.locations=file:<this file>.");
 		return header;
 	}
 

@@ -3,8 +3,9 @@ package dev.dynamorelay.schemagen;
 import java.util.List;
 
 /**
- * Writes generated declarations as SDL: {@code Query} first, then each table's types, union, connection
- * and edge types; two-space indents, one directive per line on types, descriptions as strings.
+ * Writes generated declarations as SDL: {@code Query} and {@code Mutation} first, then each table's types,
+ * union, connection, edge and input types; two-space indents, one directive per line on types, descriptions
+ * as strings.
  */
 final class SdlWriter {
 
@@ -12,8 +13,12 @@ final class SdlWriter {
 
 	private final StringBuilder sdl = new StringBuilder();
 
-	/** The whole file: {@code comment} lines (without {@code #}), then the declarations. */
-	static String write(List<String> comment, List<DeclaredField> queryFields, List<TableDeclarations> tables) {
+	/**
+	 * The whole file: {@code comment} lines (without {@code #}), then the declarations; {@code Mutation}
+	 * only when it has fields.
+	 */
+	static String write(List<String> comment, List<DeclaredField> queryFields, String mutationDescription,
+			List<DeclaredField> mutationFields, List<TableDeclarations> tables) {
 		SdlWriter writer = new SdlWriter();
 		for (String line : comment) {
 			writer.sdl.append(line.isEmpty() ? "#" : "# " + line).append('\n');
@@ -21,6 +26,9 @@ final class SdlWriter {
 		writer.sdl.append('\n');
 		writer.type("Query", "The entry points: any item by its id, and each table's connections.", null,
 				List.of(), queryFields);
+		if (!mutationFields.isEmpty()) {
+			writer.type("Mutation", mutationDescription, null, List.of(), mutationFields);
+		}
 		for (TableDeclarations table : tables) {
 			for (DeclaredType type : table.types()) {
 				writer.type(type.name(), type.description(), "Node", type.directives(), type.fields());
@@ -28,6 +36,9 @@ final class SdlWriter {
 			table.union().ifPresent(writer::union);
 			for (String node : table.connectionNodes()) {
 				writer.connection(node);
+			}
+			for (DeclaredInput input : table.inputs()) {
+				writer.input(input);
 			}
 		}
 		return writer.sdl.toString().stripTrailing() + "\n";
@@ -82,6 +93,15 @@ final class SdlWriter {
 		this.sdl.append(" {\n");
 		for (int i = 0; i < fields.size(); i++) {
 			field(fields.get(i), i == 0);
+		}
+		this.sdl.append("}\n\n");
+	}
+
+	private void input(DeclaredInput input) {
+		description("", input.description());
+		this.sdl.append("input ").append(input.name()).append(" {\n");
+		for (int i = 0; i < input.fields().size(); i++) {
+			field(input.fields().get(i), i == 0);
 		}
 		this.sdl.append("}\n\n");
 	}

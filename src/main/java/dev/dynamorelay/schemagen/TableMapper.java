@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -36,6 +38,8 @@ final class TableMapper {
 
 	private final UniqueNames queryFieldNames;
 
+	private final MutationMapper mutations;
+
 	/**
 	 * @param typeNames the schema's type names so far, shared by every table
 	 * @param queryFieldNames {@code Query}'s field names so far, shared by every table
@@ -43,13 +47,21 @@ final class TableMapper {
 	TableMapper(UniqueNames typeNames, UniqueNames queryFieldNames) {
 		this.typeNames = typeNames;
 		this.queryFieldNames = queryFieldNames;
+		this.mutations = new MutationMapper(typeNames);
 	}
 
 	TableDeclarations map(SampledTable table) {
 		TableKeys keys = TableKeys.of(table.description());
-		return EntityGroups.find(keys, table.items())
+		TableDeclarations reads = EntityGroups.find(keys, table.items())
 			.map((groups) -> severalKinds(table, keys, groups))
 			.orElseGet(() -> oneKind(table, keys));
+		List<DeclaredInput> inputs = new ArrayList<>();
+		List<DeclaredField> mutationFields = new ArrayList<>();
+		for (DeclaredType type : reads.types()) {
+			this.mutations.map(type, inputs, mutationFields);
+		}
+		return new TableDeclarations(reads.types(), reads.union(), reads.queryFields(), List.copyOf(inputs),
+				List.copyOf(mutationFields));
 	}
 
 	/** One type with a field per attribute. */
@@ -74,10 +86,14 @@ final class TableMapper {
 		List<DeclaredDirective> directives = new ArrayList<>();
 		directives.add(tableDirective(table, keys));
 		directives.addAll(indexDirectives(keys));
+		List<String> keyFields = attributes.subList(0, (keys.sortKey() != null) ? 2 : 1)
+			.stream()
+			.map(names::get)
+			.toList();
 		DeclaredType declared = new DeclaredType(type,
-				describeTable(table, keys) + " (" + sampled(table.items().size()) + ").", directives, fields);
+				describeTable(table, keys) + " (" + sampled(table.items().size()) + ").", directives, fields, keyFields);
 		return new TableDeclarations(List.of(declared), Optional.empty(),
-				queryFields(table, keys, type, profiles, names::get));
+				queryFields(table, keys, type, profiles, names::get), List.of(), List.of());
 	}
 
 	/** One type per kind of item, each with its key templates, and their union. */
@@ -109,7 +125,7 @@ final class TableMapper {
 				"Every kind of item of table `" + table.name() + "`, told apart by their keys' prefixes.",
 				types.stream().map(DeclaredType::name).toList());
 		return new TableDeclarations(List.copyOf(types), Optional.of(declared),
-				queryFields(table, keys, union, profiles(table.items()), GraphQlNames::field));
+				queryFields(table, keys, union, profiles(table.items()), GraphQlNames::field), List.of(), List.of());
 	}
 
 	/** The type of one kind of item of a single-table design. */
@@ -120,17 +136,19 @@ final class TableMapper {
 		List<DeclaredField> fields = new ArrayList<>();
 		fields.add(idField());
 		String partitionPrefix = group.partitionKey().text();
-		String partitionPlaceholder = names.claim(placeholder(partitionPrefix));
+		String partitionPlaceholder = placeholderName(names, placeholder(partitionPrefix),
+				(name) -> shadows(group, name, keys.partitionKey(), partitionPrefix));
 		fields.add(DeclaredField.of(partitionPlaceholder, "String!",
 				"The text after `" + partitionPrefix + "` in the partition key `" + keys.partitionKey() + "`.",
 				List.of()));
-		Set<String> placeholders = new HashSet<>(Set.of(partitionPlaceholder));
+		Set<String> placeholders = new LinkedHashSet<>(List.of(partitionPlaceholder));
 		String sortTemplate = null;
 		KeyTemplate sort = group.sortKey();
 		if (sort != null && sort.kind() == KeyTemplate.Kind.PREFIX) {
-			String sortPlaceholder = placeholder(sort.text());
-			if (!sortPlaceholder.equals(partitionPlaceholder) || !sameSuffixes(keys, group)) {
-				sortPlaceholder = names.claim(sortPlaceholder);
+			String sortPlaceholder = partitionPlaceholder;
+			if (!placeholder(sort.text()).equals(placeholder(partitionPrefix)) || !sameSuffixes(keys, group)) {
+				sortPlaceholder = placeholderName(names, placeholder(sort.text()),
+						(name) -> shadows(group, name, keys.sortKey(), sort.text()));
 				placeholders.add(sortPlaceholder);
 				fields.add(DeclaredField.of(sortPlaceholder, "String!",
 						"The text after `" + sort.text() + "` in the sort key `" + keys.sortKey() + "`.", List.of()));
@@ -163,7 +181,7 @@ final class TableMapper {
 			.with("partitionKey", partitionPrefix + "{" + partitionPlaceholder + "}")
 			.with("sortKey", sortTemplate));
 		directives.addAll(indexDirectives(keys));
-		return new DeclaredType(type, describeKind(table, keys, group), directives, fields);
+		return new DeclaredType(type, describeKind(table, keys, group), directives, fields, List.copyOf(placeholders));
 	}
 
 	/** The table's connection, one per index, and its Scan. */
@@ -342,6 +360,34 @@ final class TableMapper {
 			return partition + GraphQlNames.typeName(sort.text());
 		}
 		return partition;
+	}
+
+	/**
+	 * The name of a placeholder, claimed in {@code names}: {@code candidate}, unless {@code shadowed} says
+	 * that sampled items store an attribute of that name with another value than their key holds; a field
+	 * of that name would serve the attribute (the attribute wins over the key's text) and compose other keys
+	 * from it. Then the placeholder is {@code candidate} with {@code Key} ({@code orderIdKey}), and the
+	 * attribute a field of its own.
+	 */
+	private static String placeholderName(UniqueNames names, String candidate, Predicate<String> shadowed) {
+		return names.claim(shadowed.test(candidate) ? candidate + "Key" : candidate, shadowed);
+	}
+
+	/**
+	 * Whether some item of the group stores attribute {@code name} with another value than the text after
+	 * {@code prefix} in its key {@code keyAttribute} (a number by its digits).
+	 */
+	private static boolean shadows(EntityGroup group, String name, String keyAttribute, String prefix) {
+		for (Map<String, AttributeValue> item : group.items()) {
+			AttributeValue stored = item.get(name);
+			if (stored != null) {
+				String text = (stored.s() != null) ? stored.s() : stored.n();
+				if (!item.get(keyAttribute).s().substring(prefix.length()).equals(text)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/** A placeholder named from an entity prefix: {@code CUSTOMER#} is {@code customerId}. */

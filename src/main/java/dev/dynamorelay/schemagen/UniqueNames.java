@@ -2,6 +2,7 @@ package dev.dynamorelay.schemagen;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Names already given in one scope (the schema's types, one type's fields, one field's arguments); a
@@ -33,6 +34,19 @@ final class UniqueNames {
 		for (String suffix : suffixes) {
 			this.taken.add(name + suffix);
 		}
+		return name;
+	}
+
+	/**
+	 * {@code candidate}, or {@code candidate} with the first number that makes it free, passing over the
+	 * names {@code refused} says no to; taken from now on.
+	 */
+	String claim(String candidate, Predicate<String> refused) {
+		String name = candidate;
+		for (int number = 2; !isFree(name) || refused.test(name); number++) {
+			name = candidate + number;
+		}
+		this.taken.add(name);
 		return name;
 	}
 

@@ -25,6 +25,31 @@ class AttributeProfileTest {
 	}
 
 	@Test
+	void numbersADoubleWouldRoundAreDecimal() {
+		// 23 digits: as a Float they would be served as 1.2345678901234568E22.
+		assertThat(numbers("12345678901234567890123").graphQlType()).isEqualTo("Decimal");
+		assertThat(numbers("12345678901234567890123", "0.5").graphQlType()).isEqualTo("Decimal");
+		assertThat(numbers("12345678901234567890123").numberType()).isEqualTo("Decimal");
+		// 19 significant digits with a fraction; a whole number a double rounds, next to a fraction.
+		assertThat(numbers("0.1", "1234567890.123456789").graphQlType()).isEqualTo("Decimal");
+		assertThat(numbers("9007199254740993", "0.5").graphQlType()).isEqualTo("Decimal");
+		assertThat(numbers("9223372036854775807", "1.5").graphQlType()).isEqualTo("Decimal");
+		assertThat(profile(AttributeValue.fromNs(List.of("0.5", "12345678901234567890123"))).graphQlType())
+			.isEqualTo("[Decimal!]");
+	}
+
+	@Test
+	void numbersADoubleHoldsExactlyAreFloat() {
+		assertThat(numbers("0.1", "2.5", "-7").graphQlType()).isEqualTo("Float");
+		assertThat(numbers("3.141592653589793").graphQlType()).isEqualTo("Float");
+		assertThat(numbers("9007199254740992", "0.5").graphQlType()).isEqualTo("Float");
+		assertThat(numbers("1E+30").graphQlType()).isEqualTo("Float");
+		assertThat(numbers("1E-130", "9.99E+125").graphQlType()).isEqualTo("Float");
+		// Whole numbers in range stay whole, however many digits.
+		assertThat(numbers("9007199254740993").graphQlType()).isEqualTo("Long");
+	}
+
+	@Test
 	void eachDynamoDbTypeHasItsGraphQlType() {
 		assertThat(profile(AttributeValue.fromS("a")).graphQlType()).isEqualTo("String");
 		assertThat(profile(AttributeValue.fromBool(true)).graphQlType()).isEqualTo("Boolean");

@@ -10,10 +10,16 @@ import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.UnExecutableSchemaGenerator;
 import graphql.schema.idl.errors.SchemaProblem;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+
+import dev.dynamorelay.declaration.DeclarationReader;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.schema.SchemaFiles;
 
 /**
  * Builds a generated schema the way the server loads it: together with {@code schema/dynamo-relay.graphqls},
- * so that a redefinition, an unknown type or directive, or a misused directive fails.
+ * so that a redefinition, an unknown type or directive, or a misused directive fails; and reads its
+ * declarations as the server does at start (DescribeTable aside), so that a declaration it refuses fails.
  */
 final class DeclarationLanguage {
 
@@ -25,6 +31,26 @@ final class DeclarationLanguage {
 			TypeDefinitionRegistry registry = declarations(Files.readString(Path.of("schema", "dynamo-relay.graphqls")));
 			registry.merge(new SchemaParser().parse(generated));
 			return UnExecutableSchemaGenerator.makeUnExecutableSchema(registry);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** The declarations of a generated schema, as the server reads them; a problem fails with its message. */
+	static Declarations read(String generated) {
+		try {
+			Path directory = Files.createTempDirectory("generated");
+			try {
+				Files.writeString(directory.resolve("generated.graphqls"), generated);
+				return DeclarationReader.read(SchemaFiles
+					.resolve("file:" + directory + "/", new PathMatchingResourcePatternResolver())
+					.parse(), "");
+			}
+			finally {
+				Files.deleteIfExists(directory.resolve("generated.graphqls"));
+				Files.delete(directory);
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

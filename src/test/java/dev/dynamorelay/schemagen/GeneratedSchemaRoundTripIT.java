@@ -2,6 +2,7 @@ package dev.dynamorelay.schemagen;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,7 @@ import graphql.language.Directive;
 import graphql.language.DirectivesContainer;
 import graphql.language.EnumValue;
 import graphql.language.FieldDefinition;
+import graphql.language.InputObjectTypeDefinition;
 import graphql.language.InputValueDefinition;
 import graphql.language.ListType;
 import graphql.language.NonNullType;
@@ -119,6 +122,9 @@ class GeneratedSchemaRoundTripIT {
 
 	/** GraphQL requests made, for the summary. */
 	private static final AtomicLong requests = new AtomicLong();
+
+	/** Mutations tested, to give each its own values. */
+	private static final AtomicInteger writes = new AtomicInteger();
 
 	/** Nodes walked per connection, for the summary. */
 	private static final Map<String, AtomicLong> walked = new TreeMap<>();
@@ -219,6 +225,19 @@ class GeneratedSchemaRoundTripIT {
 				.stream()
 				.map((argument) -> DynamicTest.dynamicTest(connection.field() + "(" + argument.name() + ")",
 						() -> walkSortCondition(connection, argument))));
+	}
+
+	/**
+	 * Every generated type's create, update and delete, made over HTTP and each compared with the item read
+	 * directly with GetItem: the create stores what it was given, the update changes the fields it gives and
+	 * removes the attribute of the one it gives null, and the delete answers the id and leaves no item.
+	 */
+	@TestFactory
+	Stream<DynamicTest> mutationsWriteWhatGetItemReads() {
+		return generated.kinds()
+			.values()
+			.stream()
+			.map((kind) -> DynamicTest.dynamicTest(kind.type(), () -> createUpdateDelete(kind)));
 	}
 
 	/** {@code node(id)} and {@code nodes(ids)} give back the node of each type as its connection showed it. */
@@ -325,6 +344,105 @@ class GeneratedSchemaRoundTripIT {
 			}
 			count(connection.field(), nodes.size());
 		}));
+	}
+
+	private static void createUpdateDelete(Kind kind) {
+		String type = kind.type();
+		String table = generated.table(type);
+		String selection = generated.selection(List.of(type), true);
+		int write = writes.incrementAndGet();
+		Map<String, Object> input = new LinkedHashMap<>();
+		generated.inputFields("create" + type).forEach((field, scalar) -> input.put(field,
+				value(scalar, kind.fields().contains(field) ? "key" : "created", write)));
+		assertThat(input).as("input of create%s", type).containsKeys(kind.fields().toArray(String[]::new));
+		GraphQlResponse created = execute("mutation($input: %s!) { create%s(input: $input) { %s } }"
+			.formatted(generated.inputType("create" + type), type, selection), Map.of("input", input));
+		assertThat(created.getErrors()).as("errors of create%s(%s)", type, input).isEmpty();
+		Map<String, Object> node = created.field("create" + type).getValue();
+		Map<String, AttributeValue> key = Direct.key(table, kind, node);
+		try {
+			input.forEach((field, value) -> assertThat(canonical(node.get(field))).as("%s of create%s", field, type)
+				.isEqualTo(canonical(value)));
+			Map<String, AttributeValue> item = Direct.get(table, key);
+			assertNodeIsItem(kind, node, item);
+			input.forEach((field, value) -> assertThat(canonical(item.get(kind.attribute(field))))
+				.as("attribute of %s after create%s", field, type).isEqualTo(canonical(value)));
+
+			Map<String, String> updatable = generated.inputFields("update" + type);
+			assertThat(updatable).as("input of update%s", type).containsKey("id").doesNotContainKeys(
+					kind.fields().toArray(String[]::new));
+			Map<String, Object> changes = new LinkedHashMap<>();
+			changes.put("id", node.get("id"));
+			updatable.forEach((field, scalar) -> {
+				if (!field.equals("id")) {
+					changes.put(field, (changes.size() == 1) ? null : value(scalar, "updated", write));
+				}
+			});
+			GraphQlResponse updated = execute("mutation($input: %s!) { update%s(input: $input) { %s } }"
+				.formatted(generated.inputType("update" + type), type, selection), Map.of("input", changes));
+			assertThat(updated.getErrors()).as("errors of update%s(%s)", type, changes).isEmpty();
+			Map<String, Object> updatedNode = updated.field("update" + type).getValue();
+			assertThat(updatedNode.get("id")).isEqualTo(node.get("id"));
+			Map<String, AttributeValue> updatedItem = Direct.get(table, key);
+			assertNodeIsItem(kind, updatedNode, updatedItem);
+			changes.forEach((field, value) -> {
+				if (!field.equals("id")) {
+					assertThat(canonical(updatedNode.get(field))).as("%s of update%s", field, type)
+						.isEqualTo(canonical(value));
+					assertThat(canonical(updatedItem.get(kind.attribute(field))))
+						.as("attribute of %s after update%s", field, type).isEqualTo(canonical(value));
+				}
+			});
+			assertThat(changes.containsValue(null)).as("update%s gives one field null", type).isTrue();
+
+			GraphQlResponse deleted = execute("mutation($id: ID!) { delete%s(id: $id) }".formatted(type),
+					Map.of("id", node.get("id")));
+			assertThat(deleted.getErrors()).isEmpty();
+			assertThat((Object) deleted.field("delete" + type).getValue()).isEqualTo(node.get("id"));
+			assertThat(Direct.get(table, key)).as("item after delete%s", type).isEmpty();
+			GraphQlResponse again = execute("mutation($id: ID!) { delete%s(id: $id) }".formatted(type),
+					Map.of("id", node.get("id")));
+			assertThat(again.getErrors()).isEmpty();
+			assertThat((Object) again.field("delete" + type).getValue()).isNull();
+		}
+		finally {
+			// The walks compare with direct reads: leave the tables as they were, whatever failed.
+			dynamoDb.deleteItem((delete) -> delete.tableName(table).key(key));
+		}
+	}
+
+	/** A node's key fields fill its type's key templates to the item's key, and its attribute fields are the item's. */
+	private static void assertNodeIsItem(Kind kind, Map<String, Object> node, Map<String, AttributeValue> item) {
+		assertThat(item).as("item of %s", node).isNotEmpty();
+		Keys keys = Direct.keys(generated.table(kind.type()), null);
+		assertThat(Generated.fill(kind.partitionTemplate(), node)).isEqualTo(text(item.get(keys.partition())));
+		if (kind.sortTemplate() != null) {
+			assertThat(Generated.fill(kind.sortTemplate(), node)).isEqualTo(text(item.get(keys.sort())));
+		}
+		kind.attributes().forEach((field, attribute) -> assertThat(canonical(node.get(field)))
+			.as("%s of %s (attribute %s: %s)", field, node.get("id"), attribute, item.get(attribute))
+			.isEqualTo(canonical(item.get(attribute))));
+	}
+
+	/**
+	 * A value of a scalar for a mutation's input, distinct for each write and each {@code role} ({@code key},
+	 * {@code created}, {@code updated}); a key's is in no partition the tables hold.
+	 */
+	private static Object value(String scalar, String role, int write) {
+		int offset = switch (role) {
+			case "key" -> 900_000;
+			case "created" -> 40;
+			default -> 70;
+		};
+		return switch (scalar) {
+			case "Int" -> offset + write;
+			case "Long" -> 5_000_000_000L + offset + write;
+			case "Float" -> offset + write + 0.25;
+			case "Decimal" -> "12345678901234567890" + (offset + write) + ".5";
+			case "Boolean" -> !role.equals("updated");
+			case "Bytes" -> Base64.getEncoder().encodeToString((role + "-" + write).getBytes(StandardCharsets.UTF_8));
+			default -> "rt-" + role + "-" + write;
+		};
 	}
 
 	/**
@@ -889,6 +1007,39 @@ class GeneratedSchemaRoundTripIT {
 				.toList();
 		}
 
+		/** The item of a key, read with GetItem (strongly consistent); empty when there is none. */
+		static Map<String, AttributeValue> get(String table, Map<String, AttributeValue> key) {
+			return dynamoDb.getItem((get) -> get.tableName(table).key(key).consistentRead(true)).item();
+		}
+
+		/** The key of the item of a node of {@code kind}: its key templates filled from its key fields. */
+		static Map<String, AttributeValue> key(String table, Kind kind, Map<String, Object> node) {
+			Keys keys = keys(table, null);
+			Map<String, AttributeValue> key = new HashMap<>();
+			key.put(keys.partition(), typed(table, keys.partition(), Generated.fill(kind.partitionTemplate(), node)));
+			if (keys.sort() != null) {
+				key.put(keys.sort(), typed(table, keys.sort(), Generated.fill(kind.sortTemplate(), node)));
+			}
+			return key;
+		}
+
+		/** A key attribute's value from its text (numbers as digits, bytes in base64), as the table defines it. */
+		private static AttributeValue typed(String table, String attribute, String text) {
+			ScalarAttributeType type = dynamoDb.describeTable((describe) -> describe.tableName(table))
+				.table()
+				.attributeDefinitions()
+				.stream()
+				.filter((definition) -> definition.attributeName().equals(attribute))
+				.findFirst()
+				.orElseThrow()
+				.attributeType();
+			return switch (type) {
+				case N -> AttributeValue.fromN(text);
+				case B -> AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(text)));
+				default -> AttributeValue.fromS(text);
+			};
+		}
+
 		/** A Scan of a whole table, all pages. */
 		static List<Map<String, AttributeValue>> scan(String table) {
 			return dynamoDb.scanPaginator((scan) -> scan.tableName(table).limit(11)).items().stream().toList();
@@ -929,6 +1080,35 @@ class GeneratedSchemaRoundTripIT {
 
 		Map<String, Kind> kinds() {
 			return this.kinds;
+		}
+
+		/** The table of a generated type, as its {@code @table} names it. */
+		String table(String type) {
+			return string(this.registry.getType(type, ObjectTypeDefinition.class).orElseThrow(), "table", "name")
+				.orElseThrow();
+		}
+
+		/** The input object type that the {@code input} argument of a field of {@code Mutation} takes. */
+		String inputType(String mutationField) {
+			ObjectTypeDefinition mutation = this.registry.getType("Mutation", ObjectTypeDefinition.class)
+				.orElseThrow();
+			FieldDefinition field = field(mutation, mutationField);
+			return name(field.getInputValueDefinitions()
+				.stream()
+				.filter((argument) -> argument.getName().equals("input"))
+				.findFirst()
+				.orElseThrow()
+				.getType());
+		}
+
+		/** The fields of {@link #inputType}, in order, each with the scalar it takes. */
+		Map<String, String> inputFields(String mutationField) {
+			Map<String, String> fields = new LinkedHashMap<>();
+			this.registry.getType(inputType(mutationField), InputObjectTypeDefinition.class)
+				.orElseThrow()
+				.getInputValueDefinitions()
+				.forEach((field) -> fields.put(field.getName(), name(field.getType())));
+			return fields;
 		}
 
 		List<Connection> connections() {
@@ -1094,6 +1274,12 @@ class GeneratedSchemaRoundTripIT {
 	/** A generated type of items and its key templates; {@code fields} are the templates' placeholders. */
 	record Kind(String type, String partitionTemplate, String sortTemplate, List<String> fields,
 			Map<String, String> attributes) {
+
+		/** The attribute a field reads: its {@code @attribute}, else its own name (a key field's too). */
+		String attribute(String field) {
+			return this.attributes.getOrDefault(field, field);
+		}
+
 	}
 
 	/** An argument: its name, its GraphQL type as declared, and the scalar inside it. */

@@ -12,6 +12,8 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
+import dev.dynamorelay.declaration.Declarations;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -174,6 +176,130 @@ class SchemaGeneratorTest {
 	}
 
 	@Test
+	void aPlaceholderNeverShadowsAnAttributeOfAnotherValue() {
+		String schema = schema(table("Shop", "PK", "S", "SK", "S",
+				Map.of("PK", s("CUSTOMER#c1"), "SK", s("ORDER#o1"), "orderId", s("legacy-17"), "total", n("3")),
+				Map.of("PK", s("CUSTOMER#c1"), "SK", s("ORDER#o2"), "orderId", s("o2"), "total", n("4")),
+				Map.of("PK", s("CUSTOMER#c2"), "SK", s("PROFILE"), "customerId", s("c2"), "name", s("Ada")),
+				Map.of("PK", s("CUSTOMER#c3"), "SK", s("PROFILE"), "name", s("Alan"))));
+		DeclarationLanguage.build(schema);
+		DeclarationLanguage.read(schema);
+		// One order's own orderId differs from its key's: the key part and the attribute are two fields.
+		assertThat(schema).contains("""
+				  @key(partitionKey: "CUSTOMER#{customerId}", sortKey: "ORDER#{orderIdKey}") {
+				  id: ID!
+				  "The text after `CUSTOMER#` in the partition key `PK`."
+				  customerId: String!
+				  "The text after `ORDER#` in the sort key `SK`."
+				  orderIdKey: String!
+				  orderId: String
+				  total: Int
+				}
+				""");
+		// The customers' own customerId always is their key's: one field.
+		assertThat(schema).contains("""
+				  @key(partitionKey: "CUSTOMER#{customerId}", sortKey: "PROFILE") {
+				  id: ID!
+				  "The text after `CUSTOMER#` in the partition key `PK`."
+				  customerId: String!
+				  name: String
+				}
+				""");
+	}
+
+	@Test
+	void aRenamedPlaceholderPassesOverAttributesOfItsNewName() {
+		String schema = schema(table("Graph", "PK", "S", "SK", "S",
+				Map.of("PK", s("USER#a"), "SK", s("USER#a"), "userId", s("legacy"), "userIdKey", s("other"), "age",
+						n("7")),
+				Map.of("PK", s("NOTE#n1"), "SK", s("NOTE#n1"), "noteId", AttributeValue.fromN("1"))));
+		DeclarationLanguage.build(schema);
+		DeclarationLanguage.read(schema);
+		assertThat(schema).contains("""
+				  @key(partitionKey: "USER#{userIdKey2}", sortKey: "USER#{userIdKey2}") {
+				  id: ID!
+				  "The text after `USER#` in the partition key `PK`."
+				  userIdKey2: String!
+				  age: Int
+				  userId: String
+				  userIdKey: String
+				}
+				""", """
+				  @key(partitionKey: "NOTE#{noteIdKey}", sortKey: "NOTE#{noteIdKey}") {
+				  id: ID!
+				  "The text after `NOTE#` in the partition key `PK`."
+				  noteIdKey: String!
+				  noteId: Int
+				}
+				""");
+	}
+
+	@Test
+	void eachTypeHasACreateAnUpdateAndADelete() {
+		String schema = schema(table("Concerts", "season", "N", "slug", "S",
+				Map.of("season", n("2024"), "slug", s("opening"), "rating", n("4.5"), "tags",
+						AttributeValue.fromSs(List.of("live")), "venue", AttributeValue.fromM(Map.of("city", s("Lyon"))),
+						"id", s("c-1"))),
+				table("Events", "stream", "S", "seq", "N"));
+		DeclarationLanguage.build(schema);
+		Declarations declarations = DeclarationLanguage.read(schema);
+		assertThat(declarations.mutations()).extracting((mutation) -> mutation.name() + " " + mutation.kind())
+			.containsExactlyInAnyOrder("Mutation.createConcert CREATE", "Mutation.updateConcert UPDATE",
+					"Mutation.deleteConcert DELETE", "Mutation.createEvent CREATE", "Mutation.deleteEvent DELETE");
+		assertThat(schema).contains("""
+				"Writes of each type's items: a create, an update and a delete, served as declared (no Java). Delete \
+				the ones clients should not have, and the inputs only they take, when you tune this file; add \
+				`@version`, `@generated`, `@references`, `@constraint` and `@auth` where they fit. A write fills a \
+				secondary index's key only from fields of the type: add `@indexKey` for the others."
+				type Mutation {
+				  "Creates one `Concert` (PutItem); CONFLICT when one with the same key exists."
+				  createConcert(input: CreateConcertInput!): Concert! @create
+				  "Updates the fields given of the `Concert` with this id (UpdateItem); NOT_FOUND when there is none."
+				  updateConcert(input: UpdateConcertInput!): Concert! @update
+				  "Deletes the `Concert` with this id (DeleteItem); answers the id, or null when there was none."
+				  deleteConcert(id: ID!): ID @delete(type: "Concert")
+				  "Creates one `Event` (PutItem); CONFLICT when one with the same key exists."
+				  createEvent(input: CreateEventInput!): Event! @create
+				  "Deletes the `Event` with this id (DeleteItem); answers the id, or null when there was none."
+				  deleteEvent(id: ID!): ID @delete(type: "Event")
+				}
+				""");
+		assertThat(schema).contains("""
+				"A new `Concert`: its key fields, and any of its other fields. `tags`, `venue` are left out: a write \
+				would not store them as sampled (a set is written as a list, JSON only as a string, number or boolean)."
+				input CreateConcertInput {
+				  "Partition key (N)."
+				  season: Int!
+				  "Sort key (S)."
+				  slug: String!
+				  concertId: String
+				  rating: Float
+				}
+				""", """
+				input UpdateConcertInput {
+				  "The `Concert` to update."
+				  id: ID!
+				  concertId: String
+				  rating: Float
+				}
+				""", """
+				input CreateEventInput {
+				  "Partition key (S)."
+				  stream: String!
+				  "Sort key (N)."
+				  seq: Long!
+				}
+				""").doesNotContain("UpdateEventInput");
+	}
+
+	@Test
+	void noTablesNoMutation() {
+		String schema = schema();
+		DeclarationLanguage.build(schema);
+		assertThat(schema).doesNotContain("type Mutation", "\ninput ");
+	}
+
+	@Test
 	void theSchemaCheckRefusesRedefinitionsAndUnknownDirectives() {
 		assertThatThrownBy(() -> DeclarationLanguage.build("type PageInfo { a: Int }\ntype Query { a: Int }"))
 			.hasMessageContaining("PageInfo");
@@ -186,6 +312,7 @@ class SchemaGeneratorTest {
 	private static String schema(SampledTable... tables) {
 		String schema = SchemaGenerator.schema("http://127.0.0.1:8000", "", List.of(tables));
 		assertThat(schema).isEqualTo(SchemaGenerator.schema("http://127.0.0.1:8000", "", List.of(tables)));
+		DeclarationLanguage.read(schema);
 		return schema;
 	}
 
