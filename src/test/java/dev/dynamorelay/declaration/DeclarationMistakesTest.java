@@ -174,6 +174,38 @@ class DeclarationMistakesTest {
 		return MistakeFile.in("declaration/lookups");
 	}
 
+	// ---- writes: mutation fields, their inputs and answers; @version and @indexKey of the types they write
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource
+	void mutations(String file) {
+		assertReported("mutations", file);
+	}
+
+	static List<String> mutations() {
+		return MistakeFile.in("declaration/mutations");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource
+	void mutationInputs(String file) {
+		assertReported("mutation-inputs", file);
+	}
+
+	static List<String> mutationInputs() {
+		return MistakeFile.in("declaration/mutation-inputs");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource
+	void versionsAndIndexKeys(String file) {
+		assertReported("versions-and-index-keys", file);
+	}
+
+	static List<String> versionsAndIndexKeys() {
+		return MistakeFile.in("declaration/versions-and-index-keys");
+	}
+
 	// ---- several mistakes at once
 
 	@ParameterizedTest(name = "{0}")
