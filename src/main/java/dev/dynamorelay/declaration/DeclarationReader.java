@@ -28,12 +28,15 @@ public final class DeclarationReader {
 
 	private final MutationReader mutations;
 
+	private final LiveReader live;
+
 	private DeclarationReader(TypeDefinitionRegistry registry, String prefix) {
 		this.reading = new Reading(registry, prefix);
 		KeyValueReader keys = new KeyValueReader(this.reading);
 		this.connections = new ConnectionReader(this.reading, keys, new ArgumentReader(this.reading));
 		this.lookups = new LookupReader(this.reading, keys);
 		this.mutations = new MutationReader(this.reading);
+		this.live = new LiveReader(this.reading);
 	}
 
 	/**
@@ -50,11 +53,11 @@ public final class DeclarationReader {
 			throw new DeclarationException("The schema's declarations cannot be served", read.problems);
 		}
 		return new Declarations(read.tables, read.entities, read.connections, read.lookups, read.abstractTypes,
-				reader.mutations.mutations());
+				reader.mutations.mutations(), reader.live.subscriptions());
 	}
 
 	private void readFields() {
-		List<Runnable> mutations = new ArrayList<>();
+		List<Runnable> deferred = new ArrayList<>();
 		for (ObjectTypeDefinition type : this.reading.objectTypes()) {
 			if (this.reading.unreadable.contains(type.getName())) {
 				continue;
@@ -85,16 +88,20 @@ public final class DeclarationReader {
 				else if (lookup != null) {
 					this.lookups.read(type, parent, field, lookup);
 				}
+				else if (field.hasDirective("live")) {
+					// After every connection: it keeps one live.
+					deferred.add(() -> this.live.read(type, field));
+				}
 				else if (MutationReader.isMutation(field)) {
 					// After every connection: a mutation's payload may answer an edge of one.
-					mutations.add(() -> this.mutations.read(type, field));
+					deferred.add(() -> this.mutations.read(type, field));
 				}
 				else {
 					field.getInputValueDefinitions().forEach((argument) -> this.reading.noConnectionArgument(type, field, argument));
 				}
 			}
 		}
-		mutations.forEach(Runnable::run);
+		deferred.forEach(Runnable::run);
 	}
 
 }

@@ -25,10 +25,11 @@ import dev.dynamorelay.error.InvalidArgumentException;
  * @param lookups the one-to-one fields
  * @param abstractTypes interfaces and unions that declared types implement or belong to, with those types
  * @param mutations the mutation fields
+ * @param subscriptions the live connections
  */
 public record Declarations(Map<String, Table> tables, Map<String, Entity> entities,
 		List<DeclaredConnection> connections, List<DeclaredLookup> lookups, Map<String, List<Entity>> abstractTypes,
-		List<DeclaredMutation> mutations) {
+		List<DeclaredMutation> mutations, List<DeclaredSubscription> subscriptions) {
 
 	public Declarations {
 		tables = Map.copyOf(tables);
@@ -37,6 +38,13 @@ public record Declarations(Map<String, Table> tables, Map<String, Entity> entiti
 		lookups = List.copyOf(lookups);
 		abstractTypes = Map.copyOf(abstractTypes);
 		mutations = List.copyOf(mutations);
+		subscriptions = List.copyOf(subscriptions);
+	}
+
+	/** Whether a live connection reads {@code table}, which then needs a stream of new and old images. */
+	public boolean live(Table table) {
+		return this.subscriptions.stream()
+			.anyMatch((subscription) -> subscription.connection().definition().table().equals(table.physicalName()));
 	}
 
 	/** The declared type named {@code name}, which the sample's own code relies on. */

@@ -28,6 +28,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClientBuilder;
 
 import dev.dynamorelay.budget.FairShare;
 
@@ -117,6 +119,33 @@ public class DynamoDbConfiguration {
 				.apiCallAttemptTimeout(attempt)
 				// Such as the call latency meters (dev.dynamorelay.metrics), when the server has them.
 				.executionInterceptors(interceptors.orderedStream().toList()));
+		if (endpoint == null) {
+			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
+				.region((properties.region() != null) ? Region.of(properties.region())
+						: DefaultAwsRegionProviderChain.builder().build().getRegion());
+		}
+		else {
+			builder.endpointOverride(endpoint)
+				.region(Region.of((properties.region() != null) ? properties.region() : "us-east-1"))
+				.credentialsProvider(localCredentials());
+		}
+		return builder.build();
+	}
+
+	/**
+	 * The client of DynamoDB Streams, for live connections: the same endpoint, region and credentials as the
+	 * client's, and a reader's call may take the request timeout (an empty read answers at once).
+	 */
+	@Bean(destroyMethod = "close")
+	DynamoDbStreamsAsyncClient dynamoDbStreamsAsyncClient(DynamoDbProperties properties,
+			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
+		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
+		DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
+			.httpClientBuilder(NettyNioAsyncHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT).maxConcurrency(64))
+			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
+				.scheduledExecutorService(timer.executor())
+				.apiCallTimeout(properties.timeout())
+				.apiCallAttemptTimeout(properties.timeout().dividedBy(3)));
 		if (endpoint == null) {
 			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
 				.region((properties.region() != null) ? Region.of(properties.region())

@@ -2,9 +2,9 @@ package dev.dynamorelay.metrics;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
 import io.micrometer.core.instrument.Counter;
@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.stereotype.Component;
 
 import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.pagination.ConnectionMeters;
 import dev.dynamorelay.write.WriteMeters;
 
@@ -24,7 +25,7 @@ import dev.dynamorelay.write.WriteMeters;
  */
 @Component
 @EnableConfigurationProperties(MetricsProperties.class)
-public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source {
+public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source, LiveMeters {
 
 	/** The operation name of a request whose document names none. */
 	public static final String ANONYMOUS = "anonymous";
@@ -71,6 +72,10 @@ public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source
 	private final Map<String, Counter> errors = new ConcurrentHashMap<>();
 
 	private final Map<String, WriteMeters> mutations = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> live = new ConcurrentHashMap<>();
+
+	private final Map<String, AtomicInteger> subscribers = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
 
@@ -128,6 +133,65 @@ public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source
 			}
 
 		};
+	}
+
+	@Override
+	public void read(int records) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.records.read", "Records read from the tables' streams").increment(records);
+		}
+	}
+
+	@Override
+	public void failed() {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.read.failures", "Reads of a stream that failed and were made again").increment();
+		}
+	}
+
+	@Override
+	public void delivered(String field) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.changes.delivered", "Changes handed to subscribers", "subscription", field)
+				.increment();
+		}
+	}
+
+	@Override
+	public void dropped(String field, int changes) {
+		if (this.enabled && changes > 0) {
+			liveCounter("dynamorelay.live.changes.dropped",
+					"Changes merged into a later one of the same item, or lost with a subscriber dropped as too slow",
+					"subscription", field)
+				.increment(changes);
+		}
+	}
+
+	@Override
+	public void subscribers(String field, int delta) {
+		if (this.enabled) {
+			this.subscribers.computeIfAbsent(field, (key) -> {
+				AtomicInteger count = new AtomicInteger();
+				io.micrometer.core.instrument.Gauge.builder("dynamorelay.live.subscribers", count, AtomicInteger::get)
+					.description("Subscriptions open now")
+					.tag("subscription", key)
+					.register(this.registry);
+				return count;
+			}).addAndGet(delta);
+		}
+	}
+
+	@Override
+	public void resumed(String field) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.resumes", "Subscriptions that resumed after an event they had received",
+					"subscription", field)
+				.increment();
+		}
+	}
+
+	private Counter liveCounter(String name, String description, String... tags) {
+		return this.live.computeIfAbsent(name + String.join(",", tags), (key) -> counter(name, description, tags));
 	}
 
 	private ConnectionMeters connection(String field) {

@@ -85,8 +85,11 @@ public final class Paginator {
 		return Optional.of(new Edge<>(this.cursors.encode(CursorBinding.of(definition, query), item), node));
 	}
 
-	/** Whether {@code item} has the connection's position keys and meets its key condition and filters. */
-	private static boolean contains(ConnectionDefinition<?> definition, ConnectionQuery query,
+	/**
+	 * Whether {@code item} is in the connection {@code definition} reads for {@code query}: it has the read's
+	 * position keys (a sparse index holds only items that have them) and meets its key condition and filters.
+	 */
+	public static boolean contains(ConnectionDefinition<?> definition, ConnectionQuery query,
 			Map<String, AttributeValue> item) {
 		for (KeyAttribute key : definition.positionKey()) {
 			if (!item.containsKey(key.name())) {

@@ -38,6 +38,9 @@ public final class RequestScope {
 
 	private volatile String operationName;
 
+	/** The client's network address, where the transport knows it. */
+	private volatile String client;
+
 	/**
 	 * @param id the request's id, as logged and answered in {@code X-Request-Id}
 	 * @param caller who sent it
@@ -61,9 +64,37 @@ public final class RequestScope {
 		return new RequestScope(id, caller, transport, stats);
 	}
 
-	/** The scope of the execution {@code environment} belongs to. */
+	/**
+	 * The scope of the execution {@code environment} belongs to: one event's own, within a subscription (its
+	 * fetchers' local context), else the request's.
+	 */
 	public static RequestScope of(DataFetchingEnvironment environment) {
+		if (environment.getLocalContext() instanceof RequestScope event) {
+			return event;
+		}
 		return of(environment.getGraphQlContext());
+	}
+
+	/**
+	 * The scope of one event of a subscription made in this scope: the same caller, id and transport, and
+	 * budgets of its own ({@code stats}), so that a long-lived subscription's events read within their own
+	 * deadline, not the subscription's first.
+	 */
+	public RequestScope event(ReadStats stats) {
+		RequestScope event = new RequestScope(this.id, this.caller, this.transport, stats);
+		event.client = this.client;
+		return event;
+	}
+
+	/** Records the client's network address (the transport's remote address). */
+	public RequestScope client(String address) {
+		this.client = address;
+		return this;
+	}
+
+	/** The client's network address, where the transport tells it. */
+	public Optional<String> client() {
+		return Optional.ofNullable(this.client);
 	}
 
 	/**

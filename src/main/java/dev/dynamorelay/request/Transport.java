@@ -10,7 +10,10 @@ public enum Transport {
 	GET,
 
 	/** A page of the REST view, run as a GraphQL query. */
-	REST;
+	REST,
+
+	/** A WebSocket connection ({@code graphql-transport-ws}): subscriptions, and queries and mutations too. */
+	WEBSOCKET;
 
 	/** The request attribute in which the transport says which it is; {@link #POST} when absent. */
 	public static final String ATTRIBUTE = Transport.class.getName();

@@ -31,6 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescrip
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
@@ -101,12 +103,40 @@ public final class TableSetup {
 			}
 			TableDescription described = await(describe(table.physicalName()));
 			compare(table, described, problems);
+			stream(table, described, problems);
 			projections(table, described, partial, problems);
 		}
 		if (!problems.isEmpty()) {
 			throw new DeclarationException("The declarations do not match the tables at " + endpoint, problems);
 		}
 		return partial;
+	}
+
+	/** A table a live connection reads needs a stream of new and old images: the changes are judged on both. */
+	private void stream(Table table, TableDescription described, List<Problem> problems) {
+		if (!this.declarations.live(table)) {
+			return;
+		}
+		StreamSpecification stream = described.streamSpecification();
+		boolean enabled = stream != null && Boolean.TRUE.equals(stream.streamEnabled());
+		if (enabled && stream.streamViewType() == StreamViewType.NEW_AND_OLD_IMAGES) {
+			return;
+		}
+		String fields = this.declarations.subscriptions()
+			.stream()
+			.filter((subscription) -> subscription.connection().definition().table().equals(table.physicalName()))
+			.map((subscription) -> "`" + subscription.name() + "`")
+			.collect(java.util.stream.Collectors.joining(", "));
+		problems.add(new Problem(table.location(), ("table `%s` has %s, and %s keep%s it live from a stream of new and old "
+				+ "images: enable one (aws dynamodb update-table --table-name %s --stream-specification "
+				+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES; a stream of another view type must be disabled "
+				+ "first), or start with dynamo-relay.tables.create=true to have it enabled.").formatted(table.physicalName(),
+						enabled ? "a stream of " + stream.streamViewType() : "no stream", fields,
+						fields.contains(",") ? "" : "s", table.physicalName())));
+	}
+
+	private static StreamSpecification newAndOldImages() {
+		return StreamSpecification.builder().streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build();
 	}
 
 	/** How {@link #check} names a global index: its table's name as DynamoDB knows it and its own. */
@@ -300,6 +330,9 @@ public final class TableSetup {
 			if (!locals.isEmpty()) {
 				create.localSecondaryIndexes(locals);
 			}
+			if (this.declarations.live(table)) {
+				create.streamSpecification(newAndOldImages());
+			}
 		})).handle((created, failure) -> {
 			if (failure != null && !(DynamoDbFailures.unwrap(failure) instanceof ResourceInUseException)) {
 				Throwable cause = DynamoDbFailures.unwrap(failure);
@@ -310,9 +343,25 @@ public final class TableSetup {
 		}).thenCompose((ignored) -> waitUntilActive(table.physicalName()));
 	}
 
-	/** Adds the declared global indexes an existing table lacks, one at a time as DynamoDB requires. */
+	/**
+	 * Adds the declared global indexes an existing table lacks, one at a time as DynamoDB requires, and the
+	 * stream a live connection reads, when the table has none.
+	 */
 	private CompletableFuture<Void> addMissingIndexes(Table table) {
 		CompletableFuture<Void> chain = waitUntilActive(table.physicalName());
+		if (this.declarations.live(table)) {
+			chain = chain.thenCompose((ready) -> describe(table.physicalName())).thenCompose((described) -> {
+				if (described.streamSpecification() != null && Boolean.TRUE.equals(described.streamSpecification().streamEnabled())) {
+					return CompletableFuture.completedFuture(null);
+				}
+				logger.info("Enabling a stream of new and old images on table {}", table.physicalName());
+				return this.calls.call("UpdateTable " + table.physicalName(), (override) -> this.dynamoDb
+					.updateTable((update) -> update.tableName(table.physicalName())
+						.overrideConfiguration(override)
+						.streamSpecification(newAndOldImages())))
+					.thenCompose((updated) -> waitUntilActive(table.physicalName()));
+			});
+		}
 		for (Index index : table.indexes().values()) {
 			if (!index.global()) {
 				continue;

@@ -65,7 +65,11 @@ public class AsyncTimeout implements WebMvcConfigurer {
 	}
 
 	@ExceptionHandler(AsyncRequestTimeoutException.class)
-	ResponseEntity<Object> timedOut(HttpServletRequest request) {
+	ResponseEntity<Object> timedOut(HttpServletRequest request, jakarta.servlet.http.HttpServletResponse response) {
+		if (response.isCommitted()) {
+			// A stream that has begun (server-sent events): it ends here, and nothing more can be said.
+			return null;
+		}
 		if (request.getAttribute(ANSWERED) instanceof AtomicBoolean answered) {
 			answered.set(true);
 		}

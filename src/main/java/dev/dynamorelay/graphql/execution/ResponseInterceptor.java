@@ -96,6 +96,9 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 		Optional<String> requestId = (attributes.get(RequestIdFilter.ATTRIBUTE) instanceof String id) ? Optional.of(id)
 				: Optional.empty();
 		RequestScope scope = RequestScope.of(requestId, attributes, stats(attributes));
+		if (request.getRemoteAddress() != null) {
+			scope.client(request.getRemoteAddress().getHostString());
+		}
 		// Set when the servlet's async timeout has answered the request, and logged it (AsyncTimeout).
 		AtomicBoolean answered = (attributes.get(AsyncTimeout.ANSWERED) instanceof AtomicBoolean flag) ? flag
 				: new AtomicBoolean();

@@ -1,0 +1,81 @@
+package dev.dynamorelay.graphql.live;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.access.Access;
+import dev.dynamorelay.budget.FairShare;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.live.LiveConnections;
+import dev.dynamorelay.live.LiveMeters;
+import dev.dynamorelay.pagination.Paginator;
+import dev.dynamorelay.pagination.ReadBudgets;
+import dev.dynamorelay.tables.DeclaredTables;
+
+/**
+ * Live connections: a stream reader for each table a {@code @live} field reads, started once the tables are
+ * checked; the subscriptions' data fetchers; and the WebSocket transport's handler and callers.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(LiveProperties.class)
+class LiveConfiguration {
+
+	@Bean(destroyMethod = "close")
+	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
+			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties,
+			ObjectProvider<LiveMeters> meters, ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry)
+			throws Exception {
+		List<String> read = tables.declarations()
+			.subscriptions()
+			.stream()
+			.map((subscription) -> subscription.connection().definition().table())
+			.distinct()
+			.toList();
+		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
+				meters.getIfAvailable(() -> LiveMeters.NONE));
+		live.start().get(60, TimeUnit.SECONDS);
+		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
+			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.newest().equals(java.time.Instant.EPOCH)
+					? 0 : Math.max(0, java.time.Duration.between(connections.newest(), java.time.Instant.now()).toMillis()) / 1000.0)
+			.description("Seconds between now and when the newest record read from a stream was written (DynamoDB "
+					+ "tells it to the second; DynamoDB Local to the minute)")
+			.baseUnit("seconds")
+			.register(meterRegistry));
+		return live;
+	}
+
+	@Bean
+	SubscriptionWiring subscriptionWiring(DeclaredTables tables, LiveConnections live, Access access,
+			DynamoDbProperties dynamoDb, ReadBudgets budgets, FairShare fairShare) {
+		return new SubscriptionWiring(tables.declarations(), live, access, dynamoDb, budgets, fairShare);
+	}
+
+	/** Replaces Boot's handler of the same name: it knows its sessions, to drop, refuse and close them. */
+	@Bean
+	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
+			JsonMapper json) {
+		@SuppressWarnings("unchecked")
+		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
+		return new LiveWebSocketHandler(handler, converter,
+				properties.getWebsocket().getConnectionInitTimeout(), properties.getWebsocket().getKeepAlive());
+	}
+
+	@Bean
+	WebSocketCallers webSocketCallers(ObjectProvider<JwtDecoder> decoder, ObjectProvider<LiveWebSocketHandler> handler) {
+		return new WebSocketCallers(decoder, handler);
+	}
+
+}

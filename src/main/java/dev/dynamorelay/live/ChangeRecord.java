@@ -1,0 +1,27 @@
+package dev.dynamorelay.live;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * One record of a table's stream: an item written (inserted, modified) or removed, with its images.
+ *
+ * @param shardId the shard it was read from
+ * @param sequenceNumber its place in the shard (increasing)
+ * @param oldImage the item before the write (empty for an insert)
+ * @param newImage the item after it (empty for a removal)
+ * @param written when DynamoDB wrote it, as the stream tells (DynamoDB Local: to the minute)
+ */
+public record ChangeRecord(String shardId, BigInteger sequenceNumber, Optional<Map<String, AttributeValue>> oldImage,
+		Optional<Map<String, AttributeValue>> newImage, Instant written) {
+
+	/** The change's position in the stream, as a client resumes after it. */
+	public StreamPosition position() {
+		return new StreamPosition(this.shardId, this.sequenceNumber);
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.dynamorelay.live;
+
+/** Where live connections report: records read, changes delivered and dropped, subscribers, reconnects. */
+public interface LiveMeters {
+
+	/** Records nothing. */
+	LiveMeters NONE = new LiveMeters() {
+	};
+
+	/** Records read from a stream (one GetRecords). */
+	default void read(int records) {
+	}
+
+	/** A read of a stream that failed (and is made again). */
+	default void failed() {
+	}
+
+	/** A change handed to a subscriber of {@code field}. */
+	default void delivered(String field) {
+	}
+
+	/** A change of {@code field} merged into a later one of the same item, or lost with a dropped subscriber. */
+	default void dropped(String field, int changes) {
+	}
+
+	/** A subscriber of {@code field} came ({@code +1}) or went ({@code -1}). */
+	default void subscribers(String field, int delta) {
+	}
+
+	/** A subscriber of {@code field} resumed after an event it had seen. */
+	default void resumed(String field) {
+	}
+
+}

@@ -1,0 +1,10 @@
+/**
+ * Live connections: each table's DynamoDB Stream read once per process (every shard, a child after its
+ * parent, each record once), every record routed to the subscriptions of its partition only, and each
+ * subscription's changes judged on the record's old and new images and handed to its subscriber through a
+ * bounded buffer.
+ *
+ * <p>This package knows nothing of the GraphQL transport: a subscription is a connection's definition and
+ * query (with the caller's owner filters), and its changes are values.
+ */
+package dev.dynamorelay.live;
