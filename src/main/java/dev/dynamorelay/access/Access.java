@@ -173,11 +173,11 @@ public final class Access {
 	}
 
 	/**
-	 * Checks a declared mutation's own rules, if it has any (its type's rules apply as it writes,
-	 * {@link #write}).
+	 * Checks a declared mutation's or live connection's own rules, if it has any (its type's rules apply as it
+	 * writes, {@link #write}, or as its connection reads, {@link #connection}).
 	 * @throws AccessDeniedException when the caller may not call it
 	 */
-	public void mutation(FieldCoordinates at, Caller caller, Function<String, Object> arguments) {
+	public void ownRules(FieldCoordinates at, Caller caller, Function<String, Object> arguments) {
 		if (this.enforced && !this.rules.field(at).isEmpty()) {
 			checkField(at, this.rules.field(at), caller, arguments, null);
 		}

@@ -42,8 +42,10 @@ final class GuardedFields extends GraphQLTypeVisitorStub {
 		this.access = access;
 		declarations.connections().forEach((connection) -> this.declared.add(connection.coordinates()));
 		declarations.lookups().forEach((lookup) -> this.declared.add(lookup.coordinates()));
-		// Declared mutations check their own rules and their type's as they write (Access#mutation, #write).
+		// Declared mutations and live connections check their own rules, and their type's as they write or read
+		// (Access#ownRules, #write, #connection).
 		declarations.mutations().forEach((mutation) -> this.declared.add(mutation.coordinates()));
+		declarations.subscriptions().forEach((subscription) -> this.declared.add(subscription.coordinates()));
 		this.declared.add(FieldCoordinates.coordinates("Query", "node"));
 		this.declared.add(FieldCoordinates.coordinates("Query", "nodes"));
 		this.storedTypes = Set.copyOf(declarations.entities().keySet());

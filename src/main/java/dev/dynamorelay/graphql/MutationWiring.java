@@ -88,7 +88,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 
 	private CompletableFuture<Object> write(DeclaredMutation mutation, DataFetchingEnvironment environment) {
 		RequestScope scope = RequestScope.of(environment);
-		this.access.mutation(mutation.coordinates(), scope.caller(), environment::getArgument);
+		this.access.ownRules(mutation.coordinates(), scope.caller(), environment::getArgument);
 		Ownership.Owners owners = owners(mutation, scope.caller());
 		return this.mutations.run(mutation, environment.getArguments(), owners, scope.stats())
 			.thenApply((written) -> mutation.input().many() ? written.stream().map((each) -> answer(mutation, each)).toList()

@@ -55,6 +55,11 @@ final class Tokens {
 		return of(subject, Map.of());
 	}
 
+	/** A valid token for {@code subject} that expires after {@code life}. */
+	static String expiring(String subject, Duration life) {
+		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().plus(life), Map.of()));
+	}
+
 	static String expired(String subject) {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().minus(Duration.ofMinutes(10)), Map.of()));
 	}

@@ -90,6 +90,7 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			throw AccessDeniedException.unauthenticated("The token has expired: subscribe again with a valid one.");
 		}
 		Map<String, Object> arguments = environment.getArguments();
+		this.access.ownRules(subscription.coordinates(), caller, arguments::get);
 		DeclaredConnection connection = subscription.connection();
 		Optional<AttributeValue> partition = subscription.partition().map((key) -> key.value(arguments::get, null)
 			.orElseThrow(() -> new InvalidArgumentException("Pass the partition's values: they select the items.")));
