@@ -1,0 +1,125 @@
+package dev.dynamorelay.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.DynamoRelayApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The transports of live connections: Server-Sent Events (graphql-sse's distinct-connections mode: a POST
+ * that accepts {@code text/event-stream}) as well as WebSocket; and a server that stops closes its WebSocket
+ * sessions with 1012 (Service Restart), which graphql-ws clients reconnect on.
+ */
+class LiveTransportsIT extends IntegrationTest {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@Test
+	void changesArriveOverServerSentEvents() throws Exception {
+		String userId = this.fixtures.buyer("sse");
+		HttpClient client = HttpClient.newHttpClient();
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+			.header("Content-Type", "application/json")
+			.header("Accept", "text/event-stream")
+			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
+					"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
+					"variables", Map.of("u", userId)))))
+			.build();
+		HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Type")).get().asString().startsWith("text/event-stream");
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-lines");
+		reader.setDaemon(true);
+		reader.start();
+		try {
+			// The subscription reads from the stream's newest records once it is registered: write until it sees one.
+			String data = null;
+			for (int attempt = 0; attempt < 10 && data == null; attempt++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_760_001_000_000L + attempt, "books", "8")));
+				data = dataOfNext(lines, Duration.ofSeconds(2));
+			}
+			assertThat(data).as("an event: next").isNotNull().contains("\"kind\":\"ADDED\"").contains("\"amount\":8.0");
+		}
+		finally {
+			response.body().close();
+		}
+	}
+
+	@Test
+	void aStoppingServerClosesItsWebSocketsWithServiceRestart() throws Exception {
+		try (ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class)
+			.run("--server.port=0", "--dynamo-relay.sample-data.enabled=false")) {
+			int port = ((WebServerApplicationContext) server).getWebServer().getPort();
+			CompletableFuture<Integer> closed = new CompletableFuture<>();
+			BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+			WebSocket socket = HttpClient.newHttpClient()
+				.newWebSocketBuilder()
+				.subprotocols("graphql-transport-ws")
+				.buildAsync(URI.create("ws://127.0.0.1:" + port + "/graphql"), new WebSocket.Listener() {
+
+					@Override
+					public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+						messages.add(data.toString());
+						webSocket.request(1);
+						return null;
+					}
+
+					@Override
+					public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+						closed.complete(statusCode);
+						return null;
+					}
+
+				})
+				.get(10, TimeUnit.SECONDS);
+			socket.sendText("{\"type\":\"connection_init\"}", true).get(5, TimeUnit.SECONDS);
+			assertThat(messages.poll(5, TimeUnit.SECONDS)).contains("connection_ack");
+			socket.sendText(JSON.writeValueAsString(Map.of("id", "1", "type", "subscribe", "payload",
+					Map.of("query", "subscription { purchaseChanges(userId: \"nobody\") { kind } }"))), true)
+				.get(5, TimeUnit.SECONDS);
+			server.close();
+			assertThat(closed.get(20, TimeUnit.SECONDS)).isEqualTo(1012);
+		}
+	}
+
+	/** The data of the next {@code event: next}, or null within {@code timeout}. */
+	private static String dataOfNext(BlockingQueue<String> lines, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean next = false;
+		while (System.nanoTime() < deadline) {
+			String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			if (line == null) {
+				return null;
+			}
+			if (line.startsWith("event:")) {
+				next = line.substring(6).trim().equals("next");
+			}
+			else if (next && line.startsWith("data:")) {
+				return line.substring(5).trim();
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,133 @@
+package dev.dynamorelay.live;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.declaration.KeyTemplate;
+import dev.dynamorelay.declaration.Table;
+import dev.dynamorelay.error.UnavailableException;
+import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.CursorCodec;
+import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.pagination.PageSizes;
+import dev.dynamorelay.pagination.Paginator;
+import dev.dynamorelay.pagination.ReadBudgets;
+import dev.dynamorelay.pagination.SortOrder;
+import dev.dynamorelay.schema.Location;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One subscriber of a live connection: the records of its partition become its changes, handed over as it asks
+ * for them; one that asks for nothing while more changes come than its buffer holds is dropped with UNAVAILABLE.
+ */
+class LiveSubscriberTest {
+
+	private static final Table TABLE = new Table("UserPurchases", "UserPurchases", KeyAttribute.string("userId"),
+			Optional.of(KeyAttribute.number("purchasedAt")), Map.of(), Optional.empty(), new Location("test", 1));
+
+	private static final Entity PURCHASE = new Entity("Purchase", TABLE, KeyTemplate.of("userId"),
+			Optional.of(KeyTemplate.of("purchasedAt")), Optional.empty(), Map.of(), true, new Location("test", 1));
+
+	private static final ConnectionDefinition<Item> PURCHASES = ConnectionDefinition.query("User.purchases",
+			"UserPurchases", Optional.empty(), false, KeyAttribute.string("userId"),
+			Optional.of(KeyAttribute.number("purchasedAt")),
+			List.of(KeyAttribute.string("userId"), KeyAttribute.number("purchasedAt")), false,
+			(item) -> new Item(PURCHASE, item));
+
+	private final Paginator paginator = new Paginator(DynamoDbAsyncClient.builder().region(Region.US_EAST_1).build(),
+			new CursorCodec("secret", List.of()), new PageSizes(20, 100),
+			new ReadBudgets(1000, 10000, 12000, java.time.Duration.ofSeconds(5)));
+
+	private final LiveQuery query = new LiveQuery("Subscription.purchaseChanges", PURCHASES,
+			ConnectionQuery.partition(AttributeValue.fromS("user-1"), SortOrder.ASC));
+
+	@Test
+	void changesWaitUntilAskedForAndComeInOrder() {
+		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 8);
+		Recorder recorder = new Recorder(0);
+		Flux.<Change>create(subscriber::attach).subscribe(recorder);
+		subscriber.offer(inserted("user-1", 1, 1));
+		subscriber.offer(inserted("user-1", 2, 2));
+		subscriber.offer(inserted("user-2", 3, 3));
+		assertThat(recorder.received).isEmpty();
+		recorder.more(5);
+		assertThat(recorder.received).extracting(Change::kind).containsExactly(Change.Kind.ADDED, Change.Kind.ADDED);
+		assertThat(recorder.received).extracting((change) -> change.position().sequenceNumber().longValue())
+			.containsExactly(1L, 2L);
+	}
+
+	@Test
+	void aSubscriberThatFallsTooFarBehindIsDroppedWithUnavailable() {
+		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 2);
+		Recorder recorder = new Recorder(0);
+		Flux.<Change>create(subscriber::attach).subscribe(recorder);
+		for (int i = 1; i <= 3; i++) {
+			subscriber.offer(inserted("user-1", i, i));
+		}
+		assertThat(recorder.failure.get()).isInstanceOf(UnavailableException.class)
+			.hasMessageContaining("fell 2 changes behind")
+			.hasMessageContaining("after");
+		subscriber.offer(inserted("user-1", 9, 9));
+		assertThat(recorder.received).isEmpty();
+	}
+
+	private static ChangeRecord inserted(String userId, long purchasedAt, long sequence) {
+		Map<String, AttributeValue> item = Map.of("userId", AttributeValue.fromS(userId), "purchasedAt",
+				AttributeValue.fromN(Long.toString(purchasedAt)));
+		return new ChangeRecord("shard", BigInteger.valueOf(sequence), Optional.empty(), Optional.of(item), Instant.now());
+	}
+
+	/** A subscriber that asks for {@code initial} changes, then as many as a test says. */
+	private static final class Recorder extends BaseSubscriber<Change> {
+
+		private final long initial;
+
+		private final List<Change> received = new ArrayList<>();
+
+		private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+		Recorder(long initial) {
+			this.initial = initial;
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			if (this.initial > 0) {
+				request(this.initial);
+			}
+		}
+
+		@Override
+		protected void hookOnNext(Change change) {
+			this.received.add(change);
+		}
+
+		@Override
+		protected void hookOnError(Throwable throwable) {
+			this.failure.set(throwable);
+		}
+
+		void more(long n) {
+			request(n);
+		}
+
+	}
+
+}
