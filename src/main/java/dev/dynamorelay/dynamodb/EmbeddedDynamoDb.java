@@ -38,8 +38,15 @@ public final class EmbeddedDynamoDb implements AutoCloseable {
 
 	/** Starts an empty in-memory DynamoDB Local; one database for every access key and region. */
 	public static EmbeddedDynamoDb start() {
-		LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(
-				new LocalDynamoDBRequestHandler(0, true, null, true, false), null);
+		return start(new LocalDynamoDBRequestHandler(0, true, null, true, false));
+	}
+
+	/**
+	 * The same, serving {@code requests}: in memory, on 127.0.0.1 (tests build a handler with DynamoDB Local's
+	 * own test controls, such as closing every stream shard at once).
+	 */
+	public static EmbeddedDynamoDb start(LocalDynamoDBRequestHandler requests) {
+		LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(requests, null);
 		QueuedThreadPool threads = new QueuedThreadPool(32, 4);
 		threads.setName("dynamodb-local");
 		threads.setDaemon(true);

@@ -1,0 +1,103 @@
+package dev.dynamorelay.it;
+
+import java.lang.reflect.Constructor;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Live connections across a shard's end: DynamoDB Local closes every open shard of every stream at once on its
+ * test control's ROLLOVER (as DynamoDB rotates shards every few hours, or splits them), and the reader goes on
+ * with the children once the parents are drained: nothing is lost, nothing arrives twice, and a subscriber that
+ * resumes after an event of a closed shard gets what followed, in the children too, once.
+ */
+class LiveShardsIT extends IntegrationTest {
+
+	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start(withTestControl());
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	@DynamicPropertySource
+	static void dynamoDbWithTestControl(DynamicPropertyRegistry registry) {
+		registry.add("dynamo-relay.dynamodb.endpoint", () -> DYNAMODB.endpoint().toString());
+		registry.add("dynamo-relay.cursor.secret", () -> "shards-secret");
+		registry.add("dynamo-relay.sample-data.enabled", () -> "false");
+	}
+
+	@Override
+	protected URI dynamoDbEndpoint() {
+		return DYNAMODB.endpoint();
+	}
+
+	@AfterAll
+	static void stop() {
+		DYNAMODB.close();
+	}
+
+	@Test
+	void changesGoOnAcrossAShardsEndOnceEachAndResumeAcrossIt() throws Exception {
+		String userId = this.fixtures.buyer("shards");
+		long at = 1_760_002_000_000L;
+		String before;
+		try (Subscriber subscriber = new Subscriber(this.port, null, LiveConnectionsIT.CHANGES, Map.of("userId", userId))) {
+			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at, "books", "1")));
+			Map<String, Object> first = subscriber.next(WITHIN);
+			before = (String) first.get("eventId");
+			rollover();
+			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at + 1, "books", "2")));
+			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at + 2, "books", "3")));
+			assertThat(amounts(subscriber, 2)).containsExactly(2.0, 3.0);
+			subscriber.nothingFor(Duration.ofSeconds(1));
+		}
+		try (Subscriber resumed = new Subscriber(this.port, null, LiveConnectionsIT.CHANGES,
+				Map.of("userId", userId, "after", before))) {
+			assertThat(amounts(resumed, 2)).containsExactly(2.0, 3.0);
+			resumed.nothingFor(Duration.ofSeconds(1));
+		}
+	}
+
+	/** The amounts of the next {@code count} changes, each checked to be another event. */
+	private static List<Object> amounts(Subscriber subscriber, int count) throws InterruptedException {
+		List<Object> amounts = new java.util.ArrayList<>();
+		Set<Object> events = new HashSet<>();
+		for (int i = 0; i < count; i++) {
+			Map<String, Object> change = subscriber.next(WITHIN);
+			assertThat(events.add(change.get("eventId"))).as("a new event").isTrue();
+			amounts.add(((Map<?, ?>) ((Map<?, ?>) change.get("edge")).get("node")).get("amount"));
+		}
+		return amounts;
+	}
+
+	/** Closes every open shard of every stream (DynamoDB Local's test control). */
+	private void rollover() {
+		this.dynamoDb.putItem((put) -> put.tableName("[TEST_CONTROL]").item(Map.of("ACTION", AttributeValue.fromS("ROLLOVER"))));
+	}
+
+	/** DynamoDB Local's request handler with its test controls on (its package-private constructor). */
+	private static LocalDynamoDBRequestHandler withTestControl() {
+		try {
+			Constructor<LocalDynamoDBRequestHandler> constructor = LocalDynamoDBRequestHandler.class.getDeclaredConstructor(
+					int.class, boolean.class, String.class, boolean.class, boolean.class, boolean.class);
+			constructor.setAccessible(true);
+			return constructor.newInstance(0, true, null, true, false, true);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("DynamoDB Local's test control is not where it was", ex);
+		}
+	}
+
+}
