@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 
 import graphql.schema.GraphQLSchema;
@@ -22,6 +23,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
@@ -59,7 +65,26 @@ import dev.dynamorelay.tables.TableSetup;
  * cursor secret (its positions are signed cursors). Exit codes: 0 done, 1 failed (resumable), 2 a command
  * line or position file that cannot be run.
  */
-public final class ExportCommand {
+@Command(name = "export", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar export <Type.field> [--arg name=value ...]",
+				"    --out FILE [--resume | --force] [--segments N [--segment-range A-B]]",
+				"    [--page-size N] [--concurrency N] [--pause MILLIS]",
+				"    [--dynamo-relay.property=value ...]" },
+		header = "Writes every node of a declared connection to a file, as JSON Lines.",
+		description = { "%nIt reads through the same engine, declarations and signed cursors as GraphQL, one "
+				+ "object per line. After each DynamoDB page it stores its position beside the output, from which "
+				+ "--resume continues a stopped export with every item exactly once. Progress, the summary and "
+				+ "errors go to standard error; standard output stays empty.", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.dynamodb.endpoint=URL  required: the DynamoDB, a URL or `aws`",
+				"  --dynamo-relay.cursor.secret=SECRET   required: signs the position file",
+				"  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
+				"  --dynamo-relay.dynamodb.timeout=60s   each DynamoDB call, retries included" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:done, or nothing left to resume",
+				"1:failed while running: run the same command with --resume",
+				"2:a command line, position file or output that cannot be run" })
+public final class ExportCommand implements Callable<Integer> {
 
 	/** Defaults that the arguments override. */
 	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
@@ -70,7 +95,20 @@ public final class ExportCommand {
 			// not an interactive page: a minute per call, retries included, unless configured.
 			"dynamo-relay.dynamodb.timeout=60s");
 
-	private ExportCommand() {
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Mixin
+	private ExportOptions.Arguments arguments;
+
+	/** The arguments that are no option of export: its Spring properties, or mistakes. */
+	@Unmatched
+	private List<String> unmatched = new ArrayList<>();
+
+	ExportCommand() {
 	}
 
 	/**
@@ -79,19 +117,33 @@ public final class ExportCommand {
 	 * @return the process's exit code
 	 */
 	public static int run(String... args) {
+		return Commands.execute(new ExportCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		ExportOptions options = options();
 		return Commands.run("export", (out, err) -> {
 			try {
-				exportAlone(ExportOptions.parse(args), err);
+				exportAlone(options, err);
 				return 0;
 			}
 			catch (ExportException ex) {
-				err.println("export: " + ex.getMessage());
-				if (ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--")) {
-					err.println(ExportOptions.USAGE);
-				}
+				boolean commandLine = ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--");
+				// An --arg the connection refuses is a mistake of the command line, answered as picocli's are.
+				err.println("export: " + ex.getMessage()
+						+ (commandLine ? " " + Commands.usage(this.spec.commandLine()) : ""));
 				return ex.exitCode();
 			}
 		});
+	}
+
+	/**
+	 * The parsed command line, checked.
+	 * @throws picocli.CommandLine.ParameterException for one that cannot be run
+	 */
+	ExportOptions options() {
+		return this.arguments.options(this.unmatched);
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.dynamorelay.iam;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import org.springframework.boot.Banner;
@@ -10,6 +11,14 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.Unmatched;
 import tools.jackson.core.util.DefaultIndenter;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.core.util.Separators;
@@ -38,15 +47,23 @@ import dev.dynamorelay.schema.SchemaProperties;
  * exists. Notes (what the policy grants because of which property) and logs go to standard error. A usage
  * mistake is one line and exit code 2; declarations that cannot be read, their problems and exit code 1.
  */
-public final class GenerateIamPolicyCommand {
-
-	static final String USAGE = "Usage: java -jar dynamo-relay.jar generate-iam-policy --account ID --region REGION "
-			+ "[--dynamo-relay.schema.locations=...] [--dynamo-relay.tables.prefix=...]";
-
-	private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
-
-	/** AWS regions' shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
-	private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
+@Command(name = "generate-iam-policy", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar generate-iam-policy --account ID",
+				"    --region REGION [--dynamo-relay.schema.locations=...]",
+				"    [--dynamo-relay.tables.prefix=...]" },
+		header = "Prints the least-privilege IAM policy of a server with the same properties.",
+		description = { "%nEach DynamoDB action the server calls, on the tables and indexes it calls it on, "
+				+ "from the schema files alone (no DynamoDB needed). Standard output holds the policy alone; "
+				+ "notes on what it grants because of which property go to standard error.", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
+				"  --dynamo-relay.tables.prefix=...      the prefix of the tables' names",
+				"  --dynamo-relay.tables.create=false    no CreateTable and UpdateTable",
+				"  --dynamo-relay.dynamodb.endpoint=aws  a server on AWS: no sample data loaded" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:the policy was printed", "1:the declarations cannot be read",
+				"2:a usage mistake (--account or --region missing or malformed, an argument that is not a property)" })
+public final class GenerateIamPolicyCommand implements Callable<Integer> {
 
 	private static final String[] DEFAULTS = Commands.defaults();
 
@@ -59,6 +76,23 @@ public final class GenerateIamPolicyCommand {
 			.withObjectIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n")))
 		.build();
 
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Option(names = "--account", required = true, paramLabel = "ID", converter = AccountId.class,
+			description = "The 12-digit id of the AWS account that holds the tables.")
+	private String account;
+
+	@Option(names = "--region", required = true, paramLabel = "REGION", converter = Region.class,
+			description = "The AWS region of the tables (like us-east-1).")
+	private String region;
+
+	@Unmatched
+	private List<String> properties = new ArrayList<>();
+
 	private GenerateIamPolicyCommand() {
 	}
 
@@ -68,49 +102,16 @@ public final class GenerateIamPolicyCommand {
 	 * @return 0 when the policy was printed, 2 for a usage mistake, 1 when the declarations cannot be read
 	 */
 	public static int run(String... args) {
+		return Commands.execute(new GenerateIamPolicyCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		String[] args = Commands.properties(this.spec, this.properties).toArray(String[]::new);
 		return Commands.run("generate-iam-policy", (out, err) -> {
-			String account = null;
-			String region = null;
-			List<String> properties = new ArrayList<>();
-			for (int i = 0; i < args.length; i++) {
-				String arg = args[i];
-				String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-				if (name.equals("--account") || name.equals("--region")) {
-					String value;
-					if (arg.contains("=")) {
-						value = arg.substring(arg.indexOf('=') + 1);
-					}
-					else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-						value = args[++i];
-					}
-					else {
-						return usage(err, "`" + name + "` needs a value.");
-					}
-					if (name.equals("--account")) {
-						account = value;
-					}
-					else {
-						region = value;
-					}
-				}
-				else if (arg.startsWith("--") && arg.contains("=")) {
-					properties.add(arg);
-				}
-				else {
-					return usage(err, "`" + arg + "` is not an option: properties are given as `--name=value`.");
-				}
-			}
-			if (account == null || !ACCOUNT.matcher(account).matches()) {
-				return usage(err, (account == null) ? "--account is missing."
-						: "--account `" + account + "` is not a 12-digit AWS account id.");
-			}
-			if (region == null || !REGION.matcher(region).matches()) {
-				return usage(err, (region == null) ? "--region is missing."
-						: "--region `" + region + "` is not an AWS region (like us-east-1).");
-			}
 			String policy;
 			try {
-				policy = generate(properties.toArray(String[]::new), account, region, err);
+				policy = generate(args, this.account, this.region, err);
 			}
 			catch (DeclarationException ex) {
 				err.println("generate-iam-policy failed: " + ex.getMessage());
@@ -119,12 +120,6 @@ public final class GenerateIamPolicyCommand {
 			out.print(policy);
 			return 0;
 		});
-	}
-
-	private static int usage(PrintStream err, String problem) {
-		err.println("generate-iam-policy: " + problem + " " + USAGE);
-		err.flush();
-		return 2;
 	}
 
 	private static String generate(String[] args, String account, String region, PrintStream err) {
@@ -155,6 +150,36 @@ public final class GenerateIamPolicyCommand {
 			IamPolicy policy = IamPolicy.of(declarations, account, region, sample, sampleData, tables.create());
 			return JSON.writeValueAsString(policy.json()) + "\n";
 		}
+	}
+
+	/** An AWS account id: 12 digits. */
+	static final class AccountId implements ITypeConverter<String> {
+
+		private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+
+		@Override
+		public String convert(String account) {
+			if (!ACCOUNT.matcher(account).matches()) {
+				throw new TypeConversionException("--account `" + account + "` is not a 12-digit AWS account id.");
+			}
+			return account;
+		}
+
+	}
+
+	/** An AWS region's name, by its shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
+	static final class Region implements ITypeConverter<String> {
+
+		private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
+
+		@Override
+		public String convert(String region) {
+			if (!REGION.matcher(region).matches()) {
+				throw new TypeConversionException("--region `" + region + "` is not an AWS region (like us-east-1).");
+			}
+			return region;
+		}
+
 	}
 
 	/** The context: the properties alone. Not a {@code @Configuration}, so that the server's component scan leaves it out. */
