@@ -2,7 +2,9 @@ package dev.dynamorelay.iam;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,7 @@ import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.TablesProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.iam.IamPolicy.Activity;
 import dev.dynamorelay.sample.SampleAccess;
 import dev.dynamorelay.sample.SampleDataProperties;
 import dev.dynamorelay.schema.DeclarationException;
@@ -131,25 +134,39 @@ public final class GenerateIamPolicyCommand implements Callable<Integer> {
 			.run(args)) {
 			SchemaProperties schema = context.getBean(SchemaProperties.class);
 			TablesProperties tables = context.getBean(TablesProperties.class);
-			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
-			boolean sample = SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"));
-			boolean sampleData = sample && context.getBean(SampleDataProperties.class).enabled(dynamo.embedded());
+			Set<Activity> activities = activities(context, tables);
 			Declarations declarations = DeclarationReader.read(SchemaFiles.resolve(schema.locations(), context).parse(),
 					tables.prefix());
-			if (tables.create()) {
+			if (activities.contains(Activity.TABLE_CREATION)) {
 				err.println("generate-iam-policy: dynamo-relay.tables.create is true, so the policy grants CreateTable "
 						+ "and UpdateTable; set it to false where the tables are made otherwise.");
 			}
-			if (sampleData) {
+			if (activities.contains(Activity.SAMPLE_DATA_LOAD)) {
 				err.println("generate-iam-policy: the sample data is loaded at start (dynamo-relay.sample-data.enabled, "
 						+ "by default while DynamoDB is embedded), so the policy grants Scan and BatchWriteItem on the "
 						+ "sample's tables; set dynamo-relay.dynamodb.endpoint=aws or dynamo-relay.sample-data.enabled=false "
 						+ "for a server on AWS.");
 			}
 			err.flush();
-			IamPolicy policy = IamPolicy.of(declarations, account, region, sample, sampleData, tables.create());
+			IamPolicy policy = IamPolicy.of(declarations, account, region, activities);
 			return JSON.writeValueAsString(policy.json()) + "\n";
 		}
+	}
+
+	/** What a server with the context's properties does beside serving its declarations. */
+	private static Set<Activity> activities(ConfigurableApplicationContext context, TablesProperties tables) {
+		Set<Activity> activities = EnumSet.noneOf(Activity.class);
+		if (SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"))) {
+			activities.add(Activity.SAMPLE_MUTATIONS);
+			boolean embedded = context.getBean(DynamoDbProperties.class).embedded();
+			if (context.getBean(SampleDataProperties.class).enabled(embedded)) {
+				activities.add(Activity.SAMPLE_DATA_LOAD);
+			}
+		}
+		if (tables.create()) {
+			activities.add(Activity.TABLE_CREATION);
+		}
+		return activities;
 	}
 
 	/** An AWS account id: 12 digits. */
