@@ -6,16 +6,30 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.springframework.beans.BeansException;
+import picocli.CommandLine;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * What the jar's commands ({@code generate-schema}, {@code generate-iam-policy}, {@code export}) share:
- * standard output holds the command's own output alone, a failure is one line on standard error, and
- * their Spring contexts log warnings only.
+ * their command lines are parsed by picocli before any Spring context starts ({@code --help} on standard
+ * output and exit code 0; a usage mistake one line on standard error and exit code 2), standard output
+ * holds the command's own output alone, a failure is one line on standard error, and their Spring
+ * contexts log warnings only.
  */
 public final class Commands {
+
+	/** The exit code of a command line that cannot be run. */
+	public static final int USAGE = 2;
 
 	/** Logging of a command's Spring context: warnings, without Spring's start-up report or failure analysis. */
 	private static final String[] QUIET = { "spring.main.log-startup-info=false", "logging.level.root=WARN",
@@ -23,6 +37,85 @@ public final class Commands {
 			"logging.level.org.springframework.boot.diagnostics=OFF" };
 
 	private Commands() {
+	}
+
+	/**
+	 * Parses {@code args} for {@code command} (a picocli {@code @Command}, with its subcommands) and runs
+	 * it: {@code --help} prints its help to standard output, a usage mistake is one line on standard error
+	 * ({@link #refuse}).
+	 * @return the process's exit code
+	 */
+	public static int execute(Object command, String... args) {
+		return commandLine(command).execute(args);
+	}
+
+	/** The picocli command line of {@code command}, as every command of the jar parses it. */
+	public static CommandLine commandLine(Object command) {
+		return new CommandLine(command)
+			// An argument that starts with @ is a value (a connection, a file), as before: no argument files.
+			.setExpandAtFiles(false)
+			// The last of a repeated option wins, as it did before.
+			.setOverwrittenOptionsAllowed(true)
+			.setParameterExceptionHandler(Commands::refuse);
+	}
+
+	/**
+	 * Answers a usage mistake: {@code NAME: problem Usage: synopsis} in one line on standard error, and
+	 * {@link #USAGE}. A script reading standard error gets one line; a person gets what to type.
+	 */
+	private static int refuse(ParameterException mistake, String[] args) {
+		CommandLine command = mistake.getCommandLine();
+		command.getErr().println(command.getCommandName() + ": " + problem(mistake, args) + " " + usage(command));
+		command.getErr().flush();
+		return USAGE;
+	}
+
+	/** A command's synopsis in one line, {@code Usage: ...}, for a usage mistake's line. */
+	public static String usage(CommandLine command) {
+		return "Usage: " + command.getHelp().synopsis(0).replaceAll("\\s+", " ").trim();
+	}
+
+	/**
+	 * What is wrong with a command line, in one sentence: picocli's own words where they are ours already
+	 * (a converter's refusal, a command's check), else what is missing or needs a value.
+	 */
+	public static String problem(ParameterException mistake, String[] args) {
+		if (mistake instanceof MissingParameterException missing && !missing.getMissing().isEmpty()) {
+			return missing.getMissing().stream().map((spec) -> missing(spec, args)).collect(Collectors.joining(" "));
+		}
+		ArgSpec spec = mistake.getArgSpec();
+		if (mistake.getCause() instanceof TypeConversionException refused && spec != null
+				&& spec.converters().length > 0) {
+			// The command's own converters say what they refuse in a whole sentence, option and value included.
+			return refused.getMessage();
+		}
+		return mistake.getMessage();
+	}
+
+	/** A missing option or parameter: left out, or given without its value. */
+	private static String missing(ArgSpec spec, String[] args) {
+		if (spec instanceof OptionSpec option) {
+			boolean given = Arrays.stream(args)
+				.anyMatch((arg) -> Arrays.stream(option.names()).anyMatch((name) -> arg.equals(name)
+						|| arg.startsWith(name + "=")));
+			return given ? "`" + option.longestName() + "` needs a value." : option.longestName() + " is missing.";
+		}
+		return spec.paramLabel() + " is missing.";
+	}
+
+	/**
+	 * The Spring properties among a command line's arguments that are no option of its command: each must
+	 * be {@code --name=value}.
+	 * @throws ParameterException for any other argument
+	 */
+	public static List<String> properties(CommandSpec command, List<String> unmatched) {
+		for (String arg : unmatched) {
+			if (!arg.startsWith("--") || !arg.contains("=")) {
+				throw new ParameterException(command.commandLine(),
+						"`" + arg + "` is not an option: properties are given as `--name=value`.");
+			}
+		}
+		return List.copyOf(unmatched);
 	}
 
 	/** A command's default properties: {@code more}, after the quiet logging of every command. */
@@ -86,6 +179,14 @@ public final class Commands {
 	private static String message(Throwable failure) {
 		String message = failure.getMessage();
 		return (message == null || message.isBlank()) ? null : message;
+	}
+
+	/** The {@code -h}, {@code --help} option of every command (a picocli mixin). */
+	public static final class Help {
+
+		@Option(names = { "-h", "--help" }, usageHelp = true, description = "Shows this help and exits.")
+		boolean help;
+
 	}
 
 	/** A command's work: what it writes, and its exit code. */

@@ -124,30 +124,13 @@ final class Export {
 	 * @throws ExportException when it stops (its position stays resumable)
 	 */
 	void run(Long expected, String expectedNote) throws IOException {
-		List<Integer> pending = new ArrayList<>();
-		for (int segment = this.position.firstSegment; segment <= this.position.lastSegment; segment++) {
-			if (!PositionFile.DONE.equals(this.position.cursors.get(segment))) {
-				pending.add(segment);
-			}
-		}
+		List<Integer> pending = pending();
 		// Every stored cursor is checked before anything is read or written; a segment's read is prepared
 		// only when a worker takes it, so that memory does not grow with the number of segments.
 		for (int segment : pending) {
 			lane(segment);
 		}
-		Path out = this.options.out();
-		if (this.options.resume()) {
-			// The position's seal and the output's first outputBytes bytes were checked (PositionFile.checkOutput).
-			this.output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
-			// Lines appended after the last stored position are read again.
-			this.output.truncate(this.position.outputBytes);
-			this.output.position(this.position.outputBytes);
-		}
-		else {
-			this.output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-					StandardOpenOption.TRUNCATE_EXISTING);
-			this.position.write(this.options.positionFile());
-		}
+		this.output = openOutput();
 		long started = System.nanoTime();
 		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "export-progress");
@@ -157,43 +140,7 @@ final class Export {
 		progress.scheduleWithFixedDelay(() -> this.err.println(progress(started, expected, expectedNote)), 1, 1,
 				TimeUnit.SECONDS);
 		try (FileChannel closing = this.output) {
-			int threads = Math.max(1, Math.min(this.options.concurrency(), pending.size()));
-			ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(pending);
-			ExecutorService workers = Executors.newFixedThreadPool(threads, (task) -> {
-				Thread thread = new Thread(task, "export-segment");
-				thread.setDaemon(true);
-				return thread;
-			});
-			for (int t = 0; t < threads; t++) {
-				workers.execute(() -> {
-					Integer segment;
-					while (this.failure.get() == null && (segment = queue.poll()) != null) {
-						try {
-							read(lane(segment));
-						}
-						catch (RuntimeException ex) {
-							this.failure.compareAndSet(null, ex);
-						}
-						catch (IOException ex) {
-							this.failure.compareAndSet(null, ExportException.failed("could not write %s or its position "
-								.formatted(out) + "file (" + ex.getMessage() + ").", ex));
-						}
-						catch (Error ex) {
-							// A segment that dies must stop the export, never leave it looking complete.
-							this.failure.compareAndSet(null, ExportException.failed(("a segment stopped: %s. With less "
-									+ "memory per page (--page-size) or fewer segments at once (--concurrency), or a larger "
-									+ "-Xmx, run the same command with --resume.").formatted(ex), ex));
-							if (!(ex instanceof OutOfMemoryError)) {
-								throw ex;
-							}
-						}
-					}
-				});
-			}
-			workers.shutdown();
-			while (!workers.awaitTermination(1, TimeUnit.SECONDS)) {
-				// waits for the segments
-			}
+			readAll(pending);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -213,6 +160,81 @@ final class Export {
 			this.position.write(this.options.positionFile());
 		}
 		this.err.println(summary(started, "done"));
+	}
+
+	/** The segments not done yet, in order. */
+	private List<Integer> pending() {
+		List<Integer> pending = new ArrayList<>();
+		for (int segment = this.position.firstSegment; segment <= this.position.lastSegment; segment++) {
+			if (!PositionFile.DONE.equals(this.position.cursors.get(segment))) {
+				pending.add(segment);
+			}
+		}
+		return pending;
+	}
+
+	/**
+	 * The output, opened to append: on a resume cut back to the bytes the stored position covers; else
+	 * emptied, with the new position stored.
+	 */
+	private FileChannel openOutput() throws IOException {
+		Path out = this.options.out();
+		if (!this.options.resume()) {
+			FileChannel output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+					StandardOpenOption.TRUNCATE_EXISTING);
+			this.position.write(this.options.positionFile());
+			return output;
+		}
+		// The position's seal and the output's first outputBytes bytes were checked (PositionFile.checkOutput).
+		FileChannel output = FileChannel.open(out, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
+		// Lines appended after the last stored position are read again.
+		output.truncate(this.position.outputBytes);
+		output.position(this.position.outputBytes);
+		return output;
+	}
+
+	/** Reads the pending segments, at most {@code --concurrency} at once, until all are done or one fails. */
+	private void readAll(List<Integer> pending) throws InterruptedException {
+		int threads = Math.max(1, Math.min(this.options.concurrency(), pending.size()));
+		ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(pending);
+		ExecutorService workers = Executors.newFixedThreadPool(threads, (task) -> {
+			Thread thread = new Thread(task, "export-segment");
+			thread.setDaemon(true);
+			return thread;
+		});
+		for (int t = 0; t < threads; t++) {
+			workers.execute(() -> readFrom(queue));
+		}
+		workers.shutdown();
+		while (!workers.awaitTermination(1, TimeUnit.SECONDS)) {
+			// waits for the segments
+		}
+	}
+
+	/** One worker: reads segments from {@code queue} until it is empty or a segment failed. */
+	private void readFrom(ConcurrentLinkedQueue<Integer> queue) {
+		Integer segment;
+		while (this.failure.get() == null && (segment = queue.poll()) != null) {
+			try {
+				read(lane(segment));
+			}
+			catch (RuntimeException ex) {
+				this.failure.compareAndSet(null, ex);
+			}
+			catch (IOException ex) {
+				this.failure.compareAndSet(null, ExportException.failed("could not write %s or its position "
+					.formatted(this.options.out()) + "file (" + ex.getMessage() + ").", ex));
+			}
+			catch (Error ex) {
+				// A segment that dies must stop the export, never leave it looking complete.
+				this.failure.compareAndSet(null, ExportException.failed(("a segment stopped: %s. With less "
+						+ "memory per page (--page-size) or fewer segments at once (--concurrency), or a larger "
+						+ "-Xmx, run the same command with --resume.").formatted(ex), ex));
+				if (!(ex instanceof OutOfMemoryError)) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	/** A segment to read, from its stored position (checked against its binding). */

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 
 import graphql.schema.GraphQLSchema;
@@ -22,6 +24,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
@@ -59,7 +66,26 @@ import dev.dynamorelay.tables.TableSetup;
  * cursor secret (its positions are signed cursors). Exit codes: 0 done, 1 failed (resumable), 2 a command
  * line or position file that cannot be run.
  */
-public final class ExportCommand {
+@Command(name = "export", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar export <Type.field> [--arg name=value ...]",
+				"    --out FILE [--resume | --force] [--segments N [--segment-range A-B]]",
+				"    [--page-size N] [--concurrency N] [--pause MILLIS]",
+				"    [--dynamo-relay.property=value ...]" },
+		header = "Writes every node of a declared connection to a file, as JSON Lines.",
+		description = { "%nIt reads through the same engine, declarations and signed cursors as GraphQL, one "
+				+ "object per line. After each DynamoDB page it stores its position beside the output, from which "
+				+ "--resume continues a stopped export with every item exactly once. Progress, the summary and "
+				+ "errors go to standard error; standard output stays empty.", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.dynamodb.endpoint=URL  required: the DynamoDB, a URL or `aws`",
+				"  --dynamo-relay.cursor.secret=SECRET   required: signs the position file",
+				"  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
+				"  --dynamo-relay.dynamodb.timeout=60s   each DynamoDB call, retries included" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:done, or nothing left to resume",
+				"1:failed while running: run the same command with --resume",
+				"2:a command line, position file or output that cannot be run" })
+public final class ExportCommand implements Callable<Integer> {
 
 	/** Defaults that the arguments override. */
 	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
@@ -70,7 +96,20 @@ public final class ExportCommand {
 			// not an interactive page: a minute per call, retries included, unless configured.
 			"dynamo-relay.dynamodb.timeout=60s");
 
-	private ExportCommand() {
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Mixin
+	private ExportOptions.Arguments arguments;
+
+	/** The arguments that are no option of export: its Spring properties, or mistakes. */
+	@Unmatched
+	private List<String> unmatched = new ArrayList<>();
+
+	ExportCommand() {
 	}
 
 	/**
@@ -79,19 +118,33 @@ public final class ExportCommand {
 	 * @return the process's exit code
 	 */
 	public static int run(String... args) {
+		return Commands.execute(new ExportCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		ExportOptions options = options();
 		return Commands.run("export", (out, err) -> {
 			try {
-				exportAlone(ExportOptions.parse(args), err);
+				exportAlone(options, err);
 				return 0;
 			}
 			catch (ExportException ex) {
-				err.println("export: " + ex.getMessage());
-				if (ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--")) {
-					err.println(ExportOptions.USAGE);
-				}
+				boolean commandLine = ex.exitCode() == ExportException.USAGE && ex.getMessage().startsWith("`--");
+				// An --arg the connection refuses is a mistake of the command line, answered as picocli's are.
+				err.println("export: " + ex.getMessage()
+						+ (commandLine ? " " + Commands.usage(this.spec.commandLine()) : ""));
 				return ex.exitCode();
 			}
 		});
+	}
+
+	/**
+	 * The parsed command line, checked.
+	 * @throws picocli.CommandLine.ParameterException for one that cannot be run
+	 */
+	ExportOptions options() {
+		return this.arguments.options(this.unmatched);
 	}
 
 	/**
@@ -120,6 +173,51 @@ public final class ExportCommand {
 	}
 
 	private static void export(ExportOptions options, PrintStream err) {
+		refuseToOverwrite(options);
+		try (ConfigurableApplicationContext context = start(options.springArguments())) {
+			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
+			CursorProperties cursor = cursorSecret(context, dynamo);
+			Optional<Written> written = written(options, new PositionSeal(cursor.secret(), cursor.previousSecrets()),
+					err);
+			if (written.isEmpty()) {
+				return;
+			}
+			Declared declared = Declared.read(context);
+			ExportTarget target = ExportTarget.resolve(declared.schema(), declared.declarations(), options.connection(),
+					options.arguments());
+			ConnectionDefinition<Item> definition = target.connection.definition();
+			if (options.segments() != null && !definition.isScan()) {
+				throw ExportException.usage(("`%s` is a DynamoDB Query, not a Scan: `--segments` splits a Scan into "
+						+ "parallel segments. Leave it out.").formatted(options.connection()));
+			}
+			DynamoDbAsyncClient dynamoDb = context.getBean(DynamoDbAsyncClient.class);
+			checkTables(context, dynamoDb, dynamo, declared.declarations(), definition, options);
+			Item parent = (target.parentType != null) ? parent(dynamoDb, target, dynamo) : null;
+			Optional<ConnectionQuery> query = target.query(parent);
+			PositionFile position = written.get().position();
+			if (query.isEmpty()) {
+				// The parent holds no value for the connection's key: the connection is empty, as in GraphQL.
+				position.cursors.put(0, PositionFile.DONE);
+			}
+			CursorCodec cursors = new CursorCodec(cursor.secret(), cursor.previousSecrets());
+			Paginator paginator = new Paginator(dynamoDb, cursors, new PageSizes(20, 100),
+					new ReadBudgets(1000, 10000, Long.MAX_VALUE, dynamo.timeout()));
+			NodeJson json = new NodeJson(declared.schema());
+			Expected expected = Expected.of(dynamoDb, definition, query, options);
+			try {
+				new Export(paginator, cursors, json, json.abstractNodes(target.connection), definition,
+						query.orElseGet(() -> fallback(definition)), options, dynamo.timeout(), err, position,
+						written.get().digest())
+					.run(expected.items(), expected.note());
+			}
+			catch (IOException ex) {
+				throw ExportException.failed("could not write %s (%s).".formatted(options.out(), ex.getMessage()), ex);
+			}
+		}
+	}
+
+	/** Refuses an export that would overwrite an output, or resume one that is not there. */
+	private static void refuseToOverwrite(ExportOptions options) {
 		if (options.resume() && !Files.exists(options.positionFile())) {
 			throw ExportException.usage(("There is no position file %s to resume from: start the export without "
 					+ "--resume.").formatted(options.positionFile()));
@@ -129,105 +227,68 @@ public final class ExportCommand {
 			throw ExportException.usage(("%s or its position file exists already: pass --resume to continue that "
 					+ "export, or --force to start it again.").formatted(options.out()));
 		}
-		try (ConfigurableApplicationContext context = start(options.springArguments())) {
-			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
-			if (dynamo.embedded()) {
-				throw ExportException.usage(("Set dynamo-relay.dynamodb.endpoint (DYNAMO_RELAY_DYNAMODB_ENDPOINT) to the "
-						+ "DynamoDB to export from (a URL, or `aws`): without it the export would start an embedded "
-						+ "DynamoDB Local, a new and empty database."));
-			}
-			String secret = context.getBean(CursorProperties.class).secret();
-			if (secret == null || secret.isBlank()) {
-				throw ExportException.usage(("Set dynamo-relay.cursor.secret (DYNAMO_RELAY_CURSOR_SECRET): an export "
-						+ "stores its position as signed cursors, and a resume needs the same secret."));
-			}
-			List<String> previousSecrets = context.getBean(CursorProperties.class).previousSecrets();
-			CursorCodec cursors = new CursorCodec(secret, previousSecrets);
-			PositionSeal seal = new PositionSeal(secret, previousSecrets);
-			PositionFile position;
-			MessageDigest written;
-			if (options.resume()) {
-				// The seal is checked first: nothing of a position file is believed before it holds.
-				position = PositionFile.read(options.positionFile(), seal);
-				if (!position.sameExport(options)) {
-					throw ExportException.usage(("%s is the position of another export (%s). Resume with the same "
-							+ "connection, arguments and segments, or start again with --force.")
-						.formatted(options.positionFile(), position.describe()));
-				}
-				written = position.checkOutput(options.out());
-				if (position.complete) {
-					err.println("export: %s is complete already (%,d items in %s); nothing to resume."
-						.formatted(position.describe(), position.items, options.out()));
-					return;
-				}
-			}
-			else {
-				position = PositionFile.start(options, seal);
-				written = PositionFile.sha256();
-			}
-			String prefix = context.getBean(TablesProperties.class).prefix();
-			SchemaFiles files;
-			Declarations declarations;
-			GraphQLSchema schema;
-			try {
-				files = SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context);
-				var registry = files.parse();
-				declarations = DeclarationReader.read(registry, prefix);
-				schema = ExportTarget.schema(files.parse());
-			}
-			catch (DeclarationException ex) {
-				throw ExportException.failed(ex.getMessage(), ex);
-			}
-			ExportTarget target = ExportTarget.resolve(schema, declarations, options.connection(), options.arguments());
-			ConnectionDefinition<Item> definition = target.connection.definition();
-			if (options.segments() != null && !definition.isScan()) {
-				throw ExportException.usage(("`%s` is a DynamoDB Query, not a Scan: `--segments` splits a Scan into "
-						+ "parallel segments. Leave it out.").formatted(options.connection()));
-			}
-			DynamoDbAsyncClient dynamoDb = context.getBean(DynamoDbAsyncClient.class);
-			String endpoint = dynamo.url().map(Object::toString).orElse("AWS");
-			java.util.Map<String, java.util.Set<String>> partial;
-			try {
-				partial = new TableSetup(dynamoDb, declarations, context.getBean(StartupCalls.class)).check(endpoint);
-			}
-			catch (Exception ex) {
-				throw ExportException.failed("the declared tables at %s cannot be read: %s".formatted(endpoint,
-						Commands.reason(ex)), ex);
-			}
-			if (definition.globalIndex() && partial
-				.containsKey(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()))) {
-				throw ExportException.failed(("`%s` reads the global index %s, which holds only part of its items' "
-						+ "attributes; the export does not complete them from the table yet.")
-					.formatted(options.connection(), definition.index().get()), null);
-			}
-			Item parent = (target.parentType != null) ? parent(dynamoDb, target, dynamo) : null;
-			Optional<ConnectionQuery> query = target.query(parent);
-			NodeJson json = new NodeJson(schema);
-			Paginator paginator = new Paginator(dynamoDb, cursors, new PageSizes(20, 100),
-					new ReadBudgets(1000, 10000, Long.MAX_VALUE, dynamo.timeout()));
-			if (query.isEmpty()) {
-				// The parent holds no value for the connection's key: the connection is empty, as in GraphQL.
-				position.cursors.put(0, PositionFile.DONE);
-			}
-			Long expected = null;
-			String note = null;
-			if (definition.isScan()) {
-				Long count = itemCount(dynamoDb, definition);
-				if (count != null) {
-					expected = (options.segments() != null)
-							? count * (options.lastSegment() - options.firstSegment() + 1) / options.segments() : count;
-					note = "DescribeTable's approximate count" + (query.map(ConnectionQuery::filtered).orElse(false)
-							? ", before the filters" : "");
-				}
-			}
-			try {
-				new Export(paginator, cursors, json, json.abstractNodes(target.connection), definition,
-						query.orElseGet(() -> fallback(definition)), options, dynamo.timeout(), err, position, written)
-					.run(expected, note);
-			}
-			catch (IOException ex) {
-				throw ExportException.failed("could not write %s (%s).".formatted(options.out(), ex.getMessage()), ex);
-			}
+	}
+
+	/** The cursor properties, refused without a configured DynamoDB endpoint or a cursor secret. */
+	private static CursorProperties cursorSecret(ConfigurableApplicationContext context, DynamoDbProperties dynamo) {
+		if (dynamo.embedded()) {
+			throw ExportException.usage(("Set dynamo-relay.dynamodb.endpoint (DYNAMO_RELAY_DYNAMODB_ENDPOINT) to the "
+					+ "DynamoDB to export from (a URL, or `aws`): without it the export would start an embedded "
+					+ "DynamoDB Local, a new and empty database."));
+		}
+		CursorProperties cursor = context.getBean(CursorProperties.class);
+		if (cursor.secret() == null || cursor.secret().isBlank()) {
+			throw ExportException.usage(("Set dynamo-relay.cursor.secret (DYNAMO_RELAY_CURSOR_SECRET): an export "
+					+ "stores its position as signed cursors, and a resume needs the same secret."));
+		}
+		return cursor;
+	}
+
+	/**
+	 * Where the export starts: the stored position and the digest of the output it covers on a resume,
+	 * a new position otherwise; empty when the export being resumed is complete already.
+	 */
+	private static Optional<Written> written(ExportOptions options, PositionSeal seal, PrintStream err) {
+		if (!options.resume()) {
+			return Optional.of(new Written(PositionFile.start(options, seal), PositionFile.sha256()));
+		}
+		// The seal is checked first: nothing of a position file is believed before it holds.
+		PositionFile position = PositionFile.read(options.positionFile(), seal);
+		if (!position.sameExport(options)) {
+			throw ExportException.usage(("%s is the position of another export (%s). Resume with the same "
+					+ "connection, arguments and segments, or start again with --force.")
+				.formatted(options.positionFile(), position.describe()));
+		}
+		MessageDigest digest = position.checkOutput(options.out());
+		if (position.complete) {
+			err.println("export: %s is complete already (%,d items in %s); nothing to resume."
+				.formatted(position.describe(), position.items, options.out()));
+			return Optional.empty();
+		}
+		return Optional.of(new Written(position, digest));
+	}
+
+	/**
+	 * Refuses an export whose tables cannot be read, or that reads a global index holding only part of its
+	 * items' attributes.
+	 */
+	private static void checkTables(ConfigurableApplicationContext context, DynamoDbAsyncClient dynamoDb,
+			DynamoDbProperties dynamo, Declarations declarations, ConnectionDefinition<Item> definition,
+			ExportOptions options) {
+		String endpoint = dynamo.url().map(Object::toString).orElse("AWS");
+		Map<String, Set<String>> partial;
+		try {
+			partial = new TableSetup(dynamoDb, declarations, context.getBean(StartupCalls.class)).check(endpoint);
+		}
+		catch (Exception ex) {
+			throw ExportException.failed("the declared tables at %s cannot be read: %s".formatted(endpoint,
+					Commands.reason(ex)), ex);
+		}
+		if (definition.globalIndex() && partial
+			.containsKey(TableSetup.indexKey(definition.table(), definition.index().orElseThrow()))) {
+			throw ExportException.failed(("`%s` reads the global index %s, which holds only part of its items' "
+					+ "attributes; the export does not complete them from the table yet.")
+				.formatted(options.connection(), definition.index().get()), null);
 		}
 	}
 
@@ -260,27 +321,6 @@ public final class ExportCommand {
 		return new Item(target.parentType, found.item());
 	}
 
-	/** DynamoDB's approximate item count of the table or index a Scan reads; null when unknown. */
-	private static Long itemCount(DynamoDbAsyncClient dynamoDb, ConnectionDefinition<Item> definition) {
-		try {
-			DescribeTableResponse table = dynamoDb.describeTable((describe) -> describe.tableName(definition.table()))
-				.join();
-			if (definition.index().isEmpty()) {
-				return table.table().itemCount();
-			}
-			String index = definition.index().get();
-			List<Long> counts = new ArrayList<>();
-			table.table().globalSecondaryIndexes().stream().filter((gsi) -> gsi.indexName().equals(index))
-				.forEach((gsi) -> counts.add(gsi.itemCount()));
-			table.table().localSecondaryIndexes().stream().filter((lsi) -> lsi.indexName().equals(index))
-				.forEach((lsi) -> counts.add(lsi.itemCount()));
-			return counts.isEmpty() ? null : counts.get(0);
-		}
-		catch (RuntimeException ex) {
-			return null;
-		}
-	}
-
 	private static ConfigurableApplicationContext start(List<String> args) {
 		try {
 			return new SpringApplicationBuilder(Context.class).web(WebApplicationType.NONE)
@@ -302,6 +342,79 @@ public final class ExportCommand {
 	@Import(DynamoDbConfiguration.class)
 	@EnableConfigurationProperties({ SchemaProperties.class, TablesProperties.class, CursorProperties.class })
 	static class Context {
+
+	}
+
+	/**
+	 * Where an export starts writing.
+	 *
+	 * @param position its position file, new or stored
+	 * @param digest the SHA-256 of the output's bytes the position covers
+	 */
+	private record Written(PositionFile position, MessageDigest digest) {
+	}
+
+	/**
+	 * The declarations the export reads by.
+	 *
+	 * @param declarations the declared tables, entities and connections
+	 * @param schema the executable schema, for the arguments' types and the nodes' JSON
+	 */
+	private record Declared(Declarations declarations, GraphQLSchema schema) {
+
+		static Declared read(ConfigurableApplicationContext context) {
+			String prefix = context.getBean(TablesProperties.class).prefix();
+			try {
+				SchemaFiles files = SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context);
+				return new Declared(DeclarationReader.read(files.parse(), prefix), ExportTarget.schema(files.parse()));
+			}
+			catch (DeclarationException ex) {
+				throw ExportException.failed(ex.getMessage(), ex);
+			}
+		}
+
+	}
+
+	/**
+	 * How many items the export is expected to hold, for the progress lines' ETA.
+	 *
+	 * @param items the approximate number; null: unknown (a Query, or DynamoDB did not say)
+	 * @param note what the number is
+	 */
+	private record Expected(Long items, String note) {
+
+		static Expected of(DynamoDbAsyncClient dynamoDb, ConnectionDefinition<Item> definition,
+				Optional<ConnectionQuery> query, ExportOptions options) {
+			Long count = definition.isScan() ? itemCount(dynamoDb, definition) : null;
+			if (count == null) {
+				return new Expected(null, null);
+			}
+			long items = (options.segments() != null)
+					? count * (options.lastSegment() - options.firstSegment() + 1) / options.segments() : count;
+			return new Expected(items, "DescribeTable's approximate count"
+					+ (query.map(ConnectionQuery::filtered).orElse(false) ? ", before the filters" : ""));
+		}
+
+		/** DynamoDB's approximate item count of the table or index a Scan reads; null when unknown. */
+		private static Long itemCount(DynamoDbAsyncClient dynamoDb, ConnectionDefinition<Item> definition) {
+			try {
+				DescribeTableResponse table = dynamoDb.describeTable((describe) -> describe.tableName(definition.table()))
+					.join();
+				if (definition.index().isEmpty()) {
+					return table.table().itemCount();
+				}
+				String index = definition.index().get();
+				List<Long> counts = new ArrayList<>();
+				table.table().globalSecondaryIndexes().stream().filter((gsi) -> gsi.indexName().equals(index))
+					.forEach((gsi) -> counts.add(gsi.itemCount()));
+				table.table().localSecondaryIndexes().stream().filter((lsi) -> lsi.indexName().equals(index))
+					.forEach((lsi) -> counts.add(lsi.itemCount()));
+				return counts.isEmpty() ? null : counts.get(0);
+			}
+			catch (RuntimeException ex) {
+				return null;
+			}
+		}
 
 	}
 

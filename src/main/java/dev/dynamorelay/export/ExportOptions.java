@@ -6,6 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+import dev.dynamorelay.cli.Commands;
+
 /**
  * The command line of {@code export}: the connection, its {@code --arg}s, the output and how to read.
  * Arguments of the form {@code --some.property=value} (a name with a dot) are Spring properties and
@@ -59,109 +69,19 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 	 */
 	static final int MAX_SEGMENTS = 1024;
 
-	static final String USAGE = "Usage: java -jar dynamo-relay.jar export <Type.field> [--arg name=value ...] --out FILE "
-			+ "[--resume | --force] [--segments N [--segment-range A-B]] [--page-size N] [--concurrency N] "
-			+ "[--pause MILLIS] [--dynamo-relay.property=value ...]";
-
 	/**
-	 * Parses the command line.
+	 * Parses the command line (as {@code export} does, with its checks).
 	 * @throws ExportException (exit code 2) for a command line that is not one
 	 */
 	static ExportOptions parse(String... args) {
-		String connection = null;
-		Map<String, List<String>> arguments = new LinkedHashMap<>();
-		Path out = null;
-		boolean resume = false;
-		boolean force = false;
-		Integer segments = null;
-		String range = null;
-		Integer pageSize = null;
-		Integer concurrency = null;
-		long pause = 0;
-		List<String> spring = new ArrayList<>();
-		for (int i = 0; i < args.length; i++) {
-			String arg = args[i];
-			if (!arg.startsWith("--")) {
-				if (connection != null) {
-					throw usage("`%s`: only one connection is exported at a time (`%s` already).", arg, connection);
-				}
-				connection = arg;
-				continue;
-			}
-			String name = arg.substring(2);
-			String inline = null;
-			int equals = name.indexOf('=');
-			if (equals >= 0) {
-				inline = name.substring(equals + 1);
-				name = name.substring(0, equals);
-			}
-			if (name.contains(".")) {
-				if (inline == null) {
-					throw usage("`%s`: a property is given as `--%s=value`.", arg, name);
-				}
-				spring.add(arg);
-				continue;
-			}
-			switch (name) {
-				case "resume" -> resume = true;
-				case "force" -> force = true;
-				default -> {
-					String value = inline;
-					if (value == null) {
-						if (i + 1 >= args.length) {
-							throw usage("`--%s` needs a value.", name);
-						}
-						value = args[++i];
-					}
-					switch (name) {
-						case "arg" -> {
-							int at = value.indexOf('=');
-							if (at <= 0) {
-								throw usage("`--arg %s`: an argument is given as `--arg name=value`.", value);
-							}
-							arguments.computeIfAbsent(value.substring(0, at), (key) -> new ArrayList<>())
-								.add(value.substring(at + 1));
-						}
-						case "out" -> out = Path.of(value);
-						case "segments" -> segments = segments(value);
-						case "segment-range" -> range = value;
-						case "page-size" -> pageSize = number(name, value, 1, Integer.MAX_VALUE);
-						case "concurrency" -> concurrency = number(name, value, 1, MAX_SEGMENTS);
-						case "pause" -> pause = number(name, value, 0, Integer.MAX_VALUE);
-						default -> throw usage("`--%s` is not an option of export.", name);
-					}
-				}
-			}
+		ExportCommand command = new ExportCommand();
+		try {
+			Commands.commandLine(command).parseArgs(args);
+			return command.options();
 		}
-		if (connection == null) {
-			throw usage("Name the connection to export, as `Type.field` (e.g. `Query.movies`).");
+		catch (ParameterException ex) {
+			throw ExportException.usage(Commands.problem(ex, args));
 		}
-		if (out == null) {
-			throw usage("Name the output file with `--out FILE`.");
-		}
-		if (resume && force) {
-			throw usage("Pass either `--resume` (continue the export) or `--force` (start it again), not both.");
-		}
-		int first = 0;
-		int last = (segments != null) ? segments - 1 : 0;
-		if (range != null) {
-			if (segments == null) {
-				throw usage("`--segment-range` needs `--segments N`: it names segments of a parallel Scan.");
-			}
-			String[] bounds = range.split("-", -1);
-			if (bounds.length != 2) {
-				throw usage("`--segment-range %s`: give the first and last segment, as `A-B` (e.g. `0-3`).", range);
-			}
-			first = number("segment-range", bounds[0], 0, segments - 1);
-			last = number("segment-range", bounds[1], 0, segments - 1);
-			if (first > last) {
-				throw usage("`--segment-range %s`: the first segment is after the last.", range);
-			}
-		}
-		int cores = Runtime.getRuntime().availableProcessors();
-		int reading = (concurrency != null) ? concurrency : defaultConcurrency(cores, Runtime.getRuntime().maxMemory());
-		return new ExportOptions(connection, arguments, out, resume, force, segments, first, last,
-				pageSize, reading, pause, spring);
 	}
 
 	/** The position file: beside the output, named after it. */
@@ -169,18 +89,237 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 		return this.out.resolveSibling(this.out.getFileName() + ".position");
 	}
 
-	/** The {@code --segments}, with why there are no more than {@link #MAX_SEGMENTS}. */
-	private static int segments(String value) {
-		int segments = number("segments", value, 1, Integer.MAX_VALUE);
-		if (segments > MAX_SEGMENTS) {
-			throw usage(("`--segments %s`: give at most %,d segments. One export reads at most %,d segments at once "
-					+ "(--concurrency's most), one DynamoDB call each, and more segments add no speed but cost a call and a "
-					+ "position write each, even when empty. To share a table among machines, give each a "
-					+ "--segment-range of the same --segments."), value, MAX_SEGMENTS, MAX_SEGMENTS);
+	/**
+	 * The options of {@code export} as picocli fills them (a mixin of {@link ExportCommand}), with what
+	 * {@code --help} says of each; {@link #options} checks them together.
+	 */
+	static final class Arguments {
+
+		@Spec(Spec.Target.MIXEE)
+		private CommandSpec spec;
+
+		@Parameters(index = "0", paramLabel = "<Type.field>",
+				description = "The connection, as Type.field (e.g. Query.movies).")
+		private String connection;
+
+		@Option(names = "--arg", paramLabel = "name=value", converter = Argument.Converter.class,
+				description = { "One of the field's arguments, converted by its GraphQL type as a query takes it "
+						+ "(order=DESC, minRating=7.5). A list is comma-separated or a repeated --arg; left-out "
+						+ "arguments take their defaults. A nested connection's parent is named by its key's "
+						+ "placeholders (User.purchases --arg userId=user-01)." })
+		private List<Argument> arguments = new ArrayList<>();
+
+		@Option(names = "--out", required = true, paramLabel = "FILE",
+				description = "The output, JSON Lines; its position is stored in FILE.position.")
+		private Path out;
+
+		@Option(names = "--resume",
+				description = "Continue the export whose FILE.position is there (same connection, arguments and "
+						+ "segments).")
+		private boolean resume;
+
+		@Option(names = "--force", description = "Start again, replacing an existing output and position file.")
+		private boolean force;
+
+		@Option(names = "--segments", paramLabel = "N", converter = Segments.class,
+				description = "Read a Scan connection as a DynamoDB parallel Scan of N segments (1 to 1,024).")
+		private Integer segments;
+
+		@Option(names = "--segment-range", paramLabel = "A-B", converter = SegmentRange.Converter.class,
+				description = "With --segments: only segments A to B (inclusive), so that several machines share "
+						+ "one export.")
+		private SegmentRange range;
+
+		@Option(names = "--page-size", paramLabel = "N", converter = PageSize.class,
+				description = "The Limit of each DynamoDB call. Default: none (DynamoDB's pages of 1 MB).")
+		private Integer pageSize;
+
+		@Option(names = "--concurrency", paramLabel = "N", converter = Concurrency.class,
+				description = "Segments read at once (1 to 1,024). Default: as many as the heap holds pages of, "
+						+ "at most 4 per core.")
+		private Integer concurrency;
+
+		@Option(names = "--pause", paramLabel = "MILLIS", converter = Pause.class,
+				description = "A pause after each page of each segment: a gentler export. Default: 0.")
+		private int pause;
+
+		/**
+		 * The options checked together, with the Spring properties among {@code unmatched} (the arguments
+		 * that are no option of export).
+		 * @throws ParameterException for a command line that cannot be run
+		 */
+		ExportOptions options(List<String> unmatched) {
+			List<String> spring = properties(unmatched);
+			if (this.resume && this.force) {
+				throw usage("Pass either `--resume` (continue the export) or `--force` (start it again), not both.");
+			}
+			int first = 0;
+			int last = (this.segments != null) ? this.segments - 1 : 0;
+			if (this.range != null) {
+				if (this.segments == null) {
+					throw usage("`--segment-range` needs `--segments N`: it names segments of a parallel Scan.");
+				}
+				try {
+					first = number("segment-range", this.range.first(), 0, this.segments - 1);
+					last = number("segment-range", this.range.last(), 0, this.segments - 1);
+				}
+				catch (TypeConversionException ex) {
+					throw usage("%s", ex.getMessage());
+				}
+				if (first > last) {
+					throw usage("`--segment-range %s`: the first segment is after the last.", this.range.given());
+				}
+			}
+			Map<String, List<String>> values = new LinkedHashMap<>();
+			this.arguments.forEach((argument) -> values.computeIfAbsent(argument.name(), (name) -> new ArrayList<>())
+				.add(argument.value()));
+			int cores = Runtime.getRuntime().availableProcessors();
+			int reading = (this.concurrency != null) ? this.concurrency
+					: defaultConcurrency(cores, Runtime.getRuntime().maxMemory());
+			return new ExportOptions(this.connection, values, this.out, this.resume, this.force, this.segments, first,
+					last, this.pageSize, reading, this.pause, spring);
 		}
-		return segments;
+
+		/**
+		 * The Spring properties, {@code --name.with.dots=value}, passed on to the context as
+		 * {@code generate-schema} takes them; any other argument is a mistake.
+		 */
+		private List<String> properties(List<String> unmatched) {
+			for (String arg : unmatched) {
+				if (!arg.startsWith("--")) {
+					throw usage("`%s`: only one connection is exported at a time (`%s` already).", arg, this.connection);
+				}
+				int equals = arg.indexOf('=');
+				String name = arg.substring(2, (equals >= 0) ? equals : arg.length());
+				if (!name.contains(".")) {
+					throw usage("`--%s` is not an option of export.", name);
+				}
+				if (equals < 0) {
+					throw usage("`%s`: a property is given as `--%s=value`.", arg, name);
+				}
+			}
+			return List.copyOf(unmatched);
+		}
+
+		private ParameterException usage(String message, Object... values) {
+			return new ParameterException(this.spec.commandLine(), message.formatted(values));
+		}
+
 	}
 
+	/** A whole number option from {@code min} to {@code max}: a converter that names the option when it refuses. */
+	private abstract static class WholeNumber implements ITypeConverter<Integer> {
+
+		private final String option;
+
+		private final int min;
+
+		private final int max;
+
+		WholeNumber(String option, int min, int max) {
+			this.option = option;
+			this.min = min;
+			this.max = max;
+		}
+
+		@Override
+		public Integer convert(String value) {
+			return number(this.option, value, this.min, this.max);
+		}
+
+	}
+
+	static final class PageSize extends WholeNumber {
+
+		PageSize() {
+			super("page-size", 1, Integer.MAX_VALUE);
+		}
+
+	}
+
+	static final class Concurrency extends WholeNumber {
+
+		Concurrency() {
+			super("concurrency", 1, MAX_SEGMENTS);
+		}
+
+	}
+
+	static final class Pause extends WholeNumber {
+
+		Pause() {
+			super("pause", 0, Integer.MAX_VALUE);
+		}
+
+	}
+
+	/** The {@code --segments}, with why there are no more than {@link #MAX_SEGMENTS}. */
+	static final class Segments extends WholeNumber {
+
+		Segments() {
+			super("segments", 1, Integer.MAX_VALUE);
+		}
+
+		@Override
+		public Integer convert(String value) {
+			int segments = super.convert(value);
+			if (segments > MAX_SEGMENTS) {
+				throw new TypeConversionException(("`--segments %s`: give at most %,d segments. One export reads at "
+						+ "most %,d segments at once (--concurrency's most), one DynamoDB call each, and more segments add "
+						+ "no speed but cost a call and a position write each, even when empty. To share a table among "
+						+ "machines, give each a --segment-range of the same --segments.").formatted(value, MAX_SEGMENTS,
+								MAX_SEGMENTS));
+			}
+			return segments;
+		}
+
+	}
+
+	/**
+	 * A {@code --segment-range A-B} as given: its segments are numbers of {@code --segments}, so they are
+	 * read once that is known.
+	 */
+	record SegmentRange(String given, String first, String last) {
+
+		static final class Converter implements ITypeConverter<SegmentRange> {
+
+			@Override
+			public SegmentRange convert(String value) {
+				String[] bounds = value.split("-", -1);
+				if (bounds.length != 2) {
+					throw new TypeConversionException(
+							"`--segment-range %s`: give the first and last segment, as `A-B` (e.g. `0-3`).".formatted(value));
+				}
+				return new SegmentRange(value, bounds[0], bounds[1]);
+			}
+
+		}
+
+	}
+
+	/** An {@code --arg name=value}. */
+	record Argument(String name, String value) {
+
+		static final class Converter implements ITypeConverter<Argument> {
+
+			@Override
+			public Argument convert(String given) {
+				int at = given.indexOf('=');
+				if (at <= 0) {
+					throw new TypeConversionException(
+							"`--arg %s`: an argument is given as `--arg name=value`.".formatted(given));
+				}
+				return new Argument(given.substring(0, at), given.substring(at + 1));
+			}
+
+		}
+
+	}
+
+	/**
+	 * A whole number from {@code min} to {@code max}.
+	 * @throws TypeConversionException naming the option and the value when it is not one
+	 */
 	private static int number(String option, String value, int min, int max) {
 		try {
 			int number = Integer.parseInt(value.trim());
@@ -191,11 +330,8 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 		catch (NumberFormatException ex) {
 			// refused below
 		}
-		throw usage("`--%s %s`: give a whole number from %d to %d.", option, value, min, max);
-	}
-
-	private static ExportException usage(String message, Object... values) {
-		return ExportException.usage(message.formatted(values));
+		throw new TypeConversionException(
+				"`--%s %s`: give a whole number from %d to %d.".formatted(option, value, min, max));
 	}
 
 }

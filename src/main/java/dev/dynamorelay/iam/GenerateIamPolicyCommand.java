@@ -2,7 +2,10 @@ package dev.dynamorelay.iam;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import org.springframework.boot.Banner;
@@ -10,6 +13,14 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.Unmatched;
 import tools.jackson.core.util.DefaultIndenter;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.core.util.Separators;
@@ -21,6 +32,7 @@ import dev.dynamorelay.declaration.DeclarationReader;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.TablesProperties;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.iam.IamPolicy.Activity;
 import dev.dynamorelay.sample.SampleAccess;
 import dev.dynamorelay.sample.SampleDataProperties;
 import dev.dynamorelay.schema.DeclarationException;
@@ -38,15 +50,23 @@ import dev.dynamorelay.schema.SchemaProperties;
  * exists. Notes (what the policy grants because of which property) and logs go to standard error. A usage
  * mistake is one line and exit code 2; declarations that cannot be read, their problems and exit code 1.
  */
-public final class GenerateIamPolicyCommand {
-
-	static final String USAGE = "Usage: java -jar dynamo-relay.jar generate-iam-policy --account ID --region REGION "
-			+ "[--dynamo-relay.schema.locations=...] [--dynamo-relay.tables.prefix=...]";
-
-	private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
-
-	/** AWS regions' shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
-	private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
+@Command(name = "generate-iam-policy", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar generate-iam-policy --account ID",
+				"    --region REGION [--dynamo-relay.schema.locations=...]",
+				"    [--dynamo-relay.tables.prefix=...]" },
+		header = "Prints the least-privilege IAM policy of a server with the same properties.",
+		description = { "%nEach DynamoDB action the server calls, on the tables and indexes it calls it on, "
+				+ "from the schema files alone (no DynamoDB needed). Standard output holds the policy alone; "
+				+ "notes on what it grants because of which property go to standard error.", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
+				"  --dynamo-relay.tables.prefix=...      the prefix of the tables' names",
+				"  --dynamo-relay.tables.create=false    no CreateTable and UpdateTable",
+				"  --dynamo-relay.dynamodb.endpoint=aws  a server on AWS: no sample data loaded" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:the policy was printed", "1:the declarations cannot be read",
+				"2:a usage mistake (--account or --region missing or malformed, an argument that is not a property)" })
+public final class GenerateIamPolicyCommand implements Callable<Integer> {
 
 	private static final String[] DEFAULTS = Commands.defaults();
 
@@ -59,6 +79,23 @@ public final class GenerateIamPolicyCommand {
 			.withObjectIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n")))
 		.build();
 
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Option(names = "--account", required = true, paramLabel = "ID", converter = AccountId.class,
+			description = "The 12-digit id of the AWS account that holds the tables.")
+	private String account;
+
+	@Option(names = "--region", required = true, paramLabel = "REGION", converter = Region.class,
+			description = "The AWS region of the tables (like us-east-1).")
+	private String region;
+
+	@Unmatched
+	private List<String> properties = new ArrayList<>();
+
 	private GenerateIamPolicyCommand() {
 	}
 
@@ -68,49 +105,16 @@ public final class GenerateIamPolicyCommand {
 	 * @return 0 when the policy was printed, 2 for a usage mistake, 1 when the declarations cannot be read
 	 */
 	public static int run(String... args) {
+		return Commands.execute(new GenerateIamPolicyCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		String[] args = Commands.properties(this.spec, this.properties).toArray(String[]::new);
 		return Commands.run("generate-iam-policy", (out, err) -> {
-			String account = null;
-			String region = null;
-			List<String> properties = new ArrayList<>();
-			for (int i = 0; i < args.length; i++) {
-				String arg = args[i];
-				String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-				if (name.equals("--account") || name.equals("--region")) {
-					String value;
-					if (arg.contains("=")) {
-						value = arg.substring(arg.indexOf('=') + 1);
-					}
-					else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-						value = args[++i];
-					}
-					else {
-						return usage(err, "`" + name + "` needs a value.");
-					}
-					if (name.equals("--account")) {
-						account = value;
-					}
-					else {
-						region = value;
-					}
-				}
-				else if (arg.startsWith("--") && arg.contains("=")) {
-					properties.add(arg);
-				}
-				else {
-					return usage(err, "`" + arg + "` is not an option: properties are given as `--name=value`.");
-				}
-			}
-			if (account == null || !ACCOUNT.matcher(account).matches()) {
-				return usage(err, (account == null) ? "--account is missing."
-						: "--account `" + account + "` is not a 12-digit AWS account id.");
-			}
-			if (region == null || !REGION.matcher(region).matches()) {
-				return usage(err, (region == null) ? "--region is missing."
-						: "--region `" + region + "` is not an AWS region (like us-east-1).");
-			}
 			String policy;
 			try {
-				policy = generate(properties.toArray(String[]::new), account, region, err);
+				policy = generate(args, this.account, this.region, err);
 			}
 			catch (DeclarationException ex) {
 				err.println("generate-iam-policy failed: " + ex.getMessage());
@@ -119,12 +123,6 @@ public final class GenerateIamPolicyCommand {
 			out.print(policy);
 			return 0;
 		});
-	}
-
-	private static int usage(PrintStream err, String problem) {
-		err.println("generate-iam-policy: " + problem + " " + USAGE);
-		err.flush();
-		return 2;
 	}
 
 	private static String generate(String[] args, String account, String region, PrintStream err) {
@@ -136,25 +134,69 @@ public final class GenerateIamPolicyCommand {
 			.run(args)) {
 			SchemaProperties schema = context.getBean(SchemaProperties.class);
 			TablesProperties tables = context.getBean(TablesProperties.class);
-			DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
-			boolean sample = SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"));
-			boolean sampleData = sample && context.getBean(SampleDataProperties.class).enabled(dynamo.embedded());
+			Set<Activity> activities = activities(context, tables);
 			Declarations declarations = DeclarationReader.read(SchemaFiles.resolve(schema.locations(), context).parse(),
 					tables.prefix());
-			if (tables.create()) {
+			if (activities.contains(Activity.TABLE_CREATION)) {
 				err.println("generate-iam-policy: dynamo-relay.tables.create is true, so the policy grants CreateTable "
 						+ "and UpdateTable; set it to false where the tables are made otherwise.");
 			}
-			if (sampleData) {
+			if (activities.contains(Activity.SAMPLE_DATA_LOAD)) {
 				err.println("generate-iam-policy: the sample data is loaded at start (dynamo-relay.sample-data.enabled, "
 						+ "by default while DynamoDB is embedded), so the policy grants Scan and BatchWriteItem on the "
 						+ "sample's tables; set dynamo-relay.dynamodb.endpoint=aws or dynamo-relay.sample-data.enabled=false "
 						+ "for a server on AWS.");
 			}
 			err.flush();
-			IamPolicy policy = IamPolicy.of(declarations, account, region, sample, sampleData, tables.create());
+			IamPolicy policy = IamPolicy.of(declarations, account, region, activities);
 			return JSON.writeValueAsString(policy.json()) + "\n";
 		}
+	}
+
+	/** What a server with the context's properties does beside serving its declarations. */
+	private static Set<Activity> activities(ConfigurableApplicationContext context, TablesProperties tables) {
+		Set<Activity> activities = EnumSet.noneOf(Activity.class);
+		if (SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"))) {
+			activities.add(Activity.SAMPLE_MUTATIONS);
+			boolean embedded = context.getBean(DynamoDbProperties.class).embedded();
+			if (context.getBean(SampleDataProperties.class).enabled(embedded)) {
+				activities.add(Activity.SAMPLE_DATA_LOAD);
+			}
+		}
+		if (tables.create()) {
+			activities.add(Activity.TABLE_CREATION);
+		}
+		return activities;
+	}
+
+	/** An AWS account id: 12 digits. */
+	static final class AccountId implements ITypeConverter<String> {
+
+		private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+
+		@Override
+		public String convert(String account) {
+			if (!ACCOUNT.matcher(account).matches()) {
+				throw new TypeConversionException("--account `" + account + "` is not a 12-digit AWS account id.");
+			}
+			return account;
+		}
+
+	}
+
+	/** An AWS region's name, by its shape ({@code us-east-1}, {@code us-gov-west-1}, {@code cn-north-1}). */
+	static final class Region implements ITypeConverter<String> {
+
+		private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-[0-9]+");
+
+		@Override
+		public String convert(String region) {
+			if (!REGION.matcher(region).matches()) {
+				throw new TypeConversionException("--region `" + region + "` is not an AWS region (like us-east-1).");
+			}
+			return region;
+		}
+
 	}
 
 	/** The context: the properties alone. Not a {@code @Configuration}, so that the server's component scan leaves it out. */

@@ -55,13 +55,27 @@ public record IamPolicy(String account, String region, List<Statement> statement
 	}
 
 	/**
-	 * The policy of a server for {@code declarations}.
-	 * @param sampleCode whether the sample's own code (its mutations) runs
-	 * @param sampleData whether the sample data is loaded at start
-	 * @param createTables whether missing tables and indexes are created at start
+	 * What a server does beside serving its declarations (and checking its tables at start), each of which
+	 * the policy grants the calls of.
 	 */
-	public static IamPolicy of(Declarations declarations, String account, String region, boolean sampleCode,
-			boolean sampleData, boolean createTables) {
+	public enum Activity {
+
+		/** The sample's own code runs: its mutations ({@link SampleAccess#mutations}). */
+		SAMPLE_MUTATIONS,
+
+		/** The sample data is loaded at start ({@link SampleAccess#sampleData}). */
+		SAMPLE_DATA_LOAD,
+
+		/** Missing tables and indexes are created at start ({@code dynamo-relay.tables.create}). */
+		TABLE_CREATION
+
+	}
+
+	/**
+	 * The policy of a server for {@code declarations}.
+	 * @param activities what else the server does, whose calls the policy grants too
+	 */
+	public static IamPolicy of(Declarations declarations, String account, String region, Set<Activity> activities) {
 		String arn = "arn:aws:dynamodb:" + region + ":" + account + ":table/";
 		Set<String> queried = new TreeSet<>();
 		Set<String> scanned = new TreeSet<>();
@@ -88,20 +102,21 @@ public record IamPolicy(String account, String region, List<Statement> statement
 		add(statements, "QueryConnections", List.of("dynamodb:Query"), queried);
 		add(statements, "ScanConnections", List.of("dynamodb:Scan"), scanned);
 		add(statements, "ReadItemsByKey", List.of("dynamodb:BatchGetItem"), byKey);
-		if (sampleCode) {
-			List<Grant> grants = new ArrayList<>(SampleAccess.mutations(declarations));
-			if (sampleData) {
-				grants.addAll(SampleAccess.sampleData(declarations));
-			}
-			for (Grant grant : grants) {
-				Set<String> resources = new TreeSet<>();
-				grant.tables().forEach((table) -> resources.add(arn + table));
-				add(statements, grant.sid(), grant.actions(), resources);
-			}
+		List<Grant> grants = new ArrayList<>();
+		if (activities.contains(Activity.SAMPLE_MUTATIONS)) {
+			grants.addAll(SampleAccess.mutations(declarations));
+		}
+		if (activities.contains(Activity.SAMPLE_DATA_LOAD)) {
+			grants.addAll(SampleAccess.sampleData(declarations));
+		}
+		for (Grant grant : grants) {
+			Set<String> resources = new TreeSet<>();
+			grant.tables().forEach((table) -> resources.add(arn + table));
+			add(statements, grant.sid(), grant.actions(), resources);
 		}
 		add(statements, "CheckTables", List.of("dynamodb:DescribeTable"), tables);
 		add(statements, "ListTables", List.of("dynamodb:ListTables"), Set.of("*"));
-		if (createTables) {
+		if (activities.contains(Activity.TABLE_CREATION)) {
 			add(statements, "CreateTables", List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"), tables);
 		}
 		return new IamPolicy(account, region, statements);

@@ -1,6 +1,9 @@
 package dev.dynamorelay.schemagen;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -8,6 +11,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 import dev.dynamorelay.cli.Commands;
@@ -23,13 +31,37 @@ import dev.dynamorelay.dynamodb.DynamoDbProperties;
  * {@code dynamo-relay.tables.prefix}, from arguments, the environment or {@code application.yml})
  * through a Spring context of the DynamoDB configuration alone, without a web server, and neither creates
  * tables nor loads sample data. Logs go to standard error. A failure is one paragraph on standard error
- * and exit code 1.
+ * and exit code 1; an argument that is not a property, one line and exit code 2.
  */
-public final class GenerateSchemaCommand {
+@Command(name = "generate-schema", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar generate-schema",
+				"    [--dynamo-relay.property=value ...]" },
+		header = "Prints a schema for the tables at the configured DynamoDB endpoint.",
+		description = { "%nFor each table and index: a root connection, a type per entity, and their Connection "
+				+ "and Edge types, from DescribeTable and a sample of each table's items. Standard output holds "
+				+ "the schema alone. It creates no table and loads no data.", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.dynamodb.endpoint=URL  the DynamoDB: a URL, or `aws`",
+				"                                        (unset: an empty, embedded DynamoDB)",
+				"  --dynamo-relay.dynamodb.region=NAME   its region",
+				"  --dynamo-relay.tables.prefix=PREFIX   only tables whose names start with it" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:the schema was printed", "1:the tables could not be read",
+				"2:an argument that is not a property" })
+public final class GenerateSchemaCommand implements Callable<Integer> {
 
 	/** Defaults that the arguments override. */
 	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
 			"dynamo-relay.sample-data.enabled=false");
+
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Unmatched
+	private List<String> properties = new ArrayList<>();
 
 	private GenerateSchemaCommand() {
 	}
@@ -37,9 +69,16 @@ public final class GenerateSchemaCommand {
 	/**
 	 * Generates the schema and prints it to {@link System#out}.
 	 * @param args Spring Boot arguments ({@code --dynamo-relay.dynamodb.endpoint=http://127.0.0.1:8000})
-	 * @return the process's exit code: 0 when the schema was printed, 1 when not
+	 * @return the process's exit code: 0 when the schema was printed, 1 when not, 2 for an argument that is
+	 * not a property
 	 */
 	public static int run(String... args) {
+		return Commands.execute(new GenerateSchemaCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		String[] args = Commands.properties(this.spec, this.properties).toArray(String[]::new);
 		return Commands.run("generate-schema", (out, err) -> {
 			generate(args, out);
 			return 0;

@@ -1,6 +1,7 @@
 package dev.dynamorelay.it;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ class SampleCallsIT extends IntegrationTest {
 	@Test
 	void everyCallSinceTheServerStartedIsOneThePolicyAllows() {
 		// As this server runs: the sample's code and data, tables created at start.
-		IamPolicy policy = IamPolicy.of(this.declarations, ACCOUNT, "us-east-1", true, true, true);
+		IamPolicy policy = IamPolicy.of(this.declarations, ACCOUNT, "us-east-1", EnumSet.allOf(IamPolicy.Activity.class));
 		Set<String> allowed = new LinkedHashSet<>();
 		for (IamPolicy.Statement statement : policy.statements()) {
 			for (String action : statement.actions()) {
