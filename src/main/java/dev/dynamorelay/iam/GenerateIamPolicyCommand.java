@@ -157,7 +157,6 @@ public final class GenerateIamPolicyCommand implements Callable<Integer> {
 	private static Set<Activity> activities(ConfigurableApplicationContext context, TablesProperties tables) {
 		Set<Activity> activities = EnumSet.noneOf(Activity.class);
 		if (SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"))) {
-			activities.add(Activity.SAMPLE_MUTATIONS);
 			boolean embedded = context.getBean(DynamoDbProperties.class).embedded();
 			if (context.getBean(SampleDataProperties.class).enabled(embedded)) {
 				activities.add(Activity.SAMPLE_DATA_LOAD);

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredLookup;
-import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Table;
 import dev.dynamorelay.pagination.ConnectionDefinition;
@@ -60,9 +61,6 @@ public record IamPolicy(String account, String region, List<Statement> statement
 	 */
 	public enum Activity {
 
-		/** The sample's own code runs: its mutations ({@link SampleAccess#mutations}). */
-		SAMPLE_MUTATIONS,
-
 		/** The sample data is loaded at start ({@link SampleAccess#sampleData}). */
 		SAMPLE_DATA_LOAD,
 
@@ -102,10 +100,17 @@ public record IamPolicy(String account, String region, List<Statement> statement
 		add(statements, "QueryConnections", List.of("dynamodb:Query"), queried);
 		add(statements, "ScanConnections", List.of("dynamodb:Scan"), scanned);
 		add(statements, "ReadItemsByKey", List.of("dynamodb:BatchGetItem"), byKey);
+		writes(declarations).forEach((action, written) -> {
+			Set<String> resources = new TreeSet<>();
+			written.forEach((table) -> resources.add(arn + table));
+			add(statements, "Mutations" + action, List.of("dynamodb:" + action), resources);
+		});
+		Set<String> streams = new TreeSet<>();
+		declarations.subscriptions()
+			.forEach((subscription) -> streams.add(arn + subscription.connection().definition().table() + "/stream/*"));
+		add(statements, "ReadStreams", List.of("dynamodb:DescribeStream", "dynamodb:GetRecords",
+				"dynamodb:GetShardIterator"), streams);
 		List<Grant> grants = new ArrayList<>();
-		if (activities.contains(Activity.SAMPLE_MUTATIONS)) {
-			grants.addAll(SampleAccess.mutations(declarations));
-		}
 		if (activities.contains(Activity.SAMPLE_DATA_LOAD)) {
 			grants.addAll(SampleAccess.sampleData(declarations));
 		}
@@ -120,6 +125,51 @@ public record IamPolicy(String account, String region, List<Statement> statement
 			add(statements, "CreateTables", List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"), tables);
 		}
 		return new IamPolicy(account, region, statements);
+	}
+
+	/**
+	 * The write actions the declared mutations call, each with the tables it calls them on, as DynamoDB's table
+	 * names: PutItem (creates, their children), UpdateItem (updates, replaces), DeleteItem, ConditionCheckItem
+	 * (the items a create references), and GetItem where a write reads first or answers what a transaction wrote
+	 * (an update that recomposes index keys, a list or an idempotent write). IAM has no action for a transaction
+	 * itself: TransactWriteItems needs the actions of its parts.
+	 */
+	public static Map<String, Set<String>> writes(Declarations declarations) {
+		Map<String, Set<String>> writes = new java.util.TreeMap<>();
+		for (DeclaredMutation mutation : declarations.mutations()) {
+			String table = mutation.entity().table().physicalName();
+			boolean transaction = mutation.input().many() || mutation.input().idempotencyArgument().isPresent()
+					|| mutation.input().shape().one(DeclaredMutation.InputField.IdempotencyKey.class).isPresent();
+			switch (mutation.kind()) {
+				case CREATE -> {
+					grant(writes, "PutItem", table);
+					for (var children : mutation.input().shape().all(DeclaredMutation.InputField.Children.class)) {
+						grant(writes, "PutItem", children.entity().table().physicalName());
+					}
+					for (var value : mutation.input().shape().all(DeclaredMutation.InputField.Value.class)) {
+						value.references().ifPresent((referenced) -> grant(writes, "ConditionCheckItem",
+								referenced.table().physicalName()));
+					}
+				}
+				case UPDATE, REPLACE -> {
+					grant(writes, "UpdateItem", table);
+					if (transaction || (mutation.kind() == DeclaredMutation.Kind.UPDATE && !mutation.entity().indexKeys().isEmpty())) {
+						grant(writes, "GetItem", table);
+					}
+				}
+				case DELETE -> {
+					grant(writes, "DeleteItem", table);
+					if (transaction) {
+						grant(writes, "GetItem", table);
+					}
+				}
+			}
+		}
+		return writes;
+	}
+
+	private static void grant(Map<String, Set<String>> writes, String action, String table) {
+		writes.computeIfAbsent(action, (key) -> new TreeSet<>()).add(table);
 	}
 
 	private static void add(List<Statement> statements, String sid, List<String> actions, Set<String> resources) {

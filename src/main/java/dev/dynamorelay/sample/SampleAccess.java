@@ -25,18 +25,6 @@ public final class SampleAccess {
 	}
 
 	/**
-	 * The calls {@code createPurchase} and {@code deletePurchase} make: GetItem on the users' table (the user
-	 * must exist), PutItem and DeleteItem on the purchases' table.
-	 */
-	public static List<Grant> mutations(Declarations declarations) {
-		String users = declarations.entity("User").table().physicalName();
-		String purchases = declarations.entity("Purchase").table().physicalName();
-		return List.of(new Grant("SampleMutationsReadUsers", List.of("dynamodb:GetItem"), List.of(users)),
-				new Grant("SampleMutationsWritePurchases", List.of("dynamodb:DeleteItem", "dynamodb:PutItem"),
-						List.of(purchases)));
-	}
-
-	/**
 	 * The calls of loading the sample data into empty tables at start ({@link SampleData}): a Scan of one item
 	 * to see whether a table is empty, then BatchWriteItem.
 	 */

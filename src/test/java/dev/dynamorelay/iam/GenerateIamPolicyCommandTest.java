@@ -33,9 +33,14 @@ class GenerateIamPolicyCommandTest {
 				entry("ScanConnections", List.of(List.of("dynamodb:Scan"), List.of(ARN + "Users"))),
 				entry("ReadItemsByKey", List.of(List.of("dynamodb:BatchGetItem"),
 						List.of(ARN + "Movies", ARN + "UserPurchases", ARN + "Users"))),
-				entry("SampleMutationsReadUsers", List.of(List.of("dynamodb:GetItem"), List.of(ARN + "Users"))),
-				entry("SampleMutationsWritePurchases", List.of(List.of("dynamodb:DeleteItem", "dynamodb:PutItem"),
-						List.of(ARN + "UserPurchases"))),
+				// The sample's declared mutations: createPurchase and addPurchase check that the user exists.
+				entry("MutationsConditionCheckItem", List.of(List.of("dynamodb:ConditionCheckItem"), List.of(ARN + "Users"))),
+				entry("MutationsDeleteItem", List.of(List.of("dynamodb:DeleteItem"), List.of(ARN + "UserPurchases"))),
+				entry("MutationsPutItem", List.of(List.of("dynamodb:PutItem"), List.of(ARN + "UserPurchases"))),
+				entry("MutationsUpdateItem", List.of(List.of("dynamodb:UpdateItem"), List.of(ARN + "UserPurchases"))),
+				// purchaseChanges reads the purchases' stream.
+				entry("ReadStreams", List.of(List.of("dynamodb:DescribeStream", "dynamodb:GetRecords",
+						"dynamodb:GetShardIterator"), List.of(ARN + "UserPurchases/stream/*"))),
 				entry("CheckTables", List.of(List.of("dynamodb:DescribeTable"),
 						List.of(ARN + "Movies", ARN + "UserPurchases", ARN + "Users"))),
 				entry("ListTables", List.of(List.of("dynamodb:ListTables"), List.of("*"))),

@@ -17,19 +17,19 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
 import dev.dynamorelay.iam.IamPolicy;
-import dev.dynamorelay.sample.SampleAccess;
-import dev.dynamorelay.sample.SampleAccess.Grant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The server's DynamoDB calls, recorded as its client makes them, against what {@code generate-iam-policy}
- * grants: the sample's mutations make exactly the calls {@link SampleAccess} tells the policy they make (a
- * call added to {@code PurchaseMutations} and not to the policy fails here), and every call since the
- * server started, the sample data's loading and the start-up checks included, is one the policy for the
- * same properties allows.
+ * grants: the sample's declared mutations make exactly the write calls the policy grants them (a transaction as the
+ * calls of its parts, which is how IAM checks it), and every call since the server started, the sample data's
+ * loading, the start-up checks and the stream reader's included, is one the policy for the same properties
+ * allows.
  */
 @Import(SampleCallsIT.Recording.class)
 class SampleCallsIT extends IntegrationTest {
@@ -38,6 +38,15 @@ class SampleCallsIT extends IntegrationTest {
 			mutation($input: CreatePurchaseInput!) { createPurchase(input: $input) { id } }""";
 
 	private static final String DELETE = "mutation($id: ID!) { deletePurchase(id: $id) }";
+
+	private static final String UPDATE = """
+			mutation($input: UpdatePurchaseInput!) { updatePurchase(input: $input) { version } }""";
+
+	private static final String ADD = """
+			mutation($input: AddPurchaseInput!) { addPurchase(input: $input) { purchase { id } } }""";
+
+	private static final String REMOVE = """
+			mutation($input: RemovePurchaseInput!) { removePurchase(input: $input) { deletedId } }""";
 
 	private static final String ACCOUNT = "123456789012";
 
@@ -54,12 +63,22 @@ class SampleCallsIT extends IntegrationTest {
 		GraphQlResponse created = execute(CREATE, Map.of("input", Map.of("userId", userId, "product", "Widget",
 				"category", "books", "amount", 2.5)));
 		assertThat(created.getErrors()).isEmpty();
-		GraphQlResponse deleted = execute(DELETE, Map.of("id", created.field("createPurchase.id").getValue()));
+		String id = created.field("createPurchase.id").getValue();
+		assertThat(execute(UPDATE, Map.of("input", Map.of("id", id, "amount", 3.5, "expectedVersion", 1))).getErrors())
+			.isEmpty();
+		GraphQlResponse deleted = execute(DELETE, Map.of("id", id));
 		assertThat(deleted.getErrors()).isEmpty();
+		GraphQlResponse added = execute(ADD, Map.of("input", Map.of("userId", userId, "product", "Gadget", "category",
+				"books", "amount", 4.5, "idempotencyKey", Fixtures.unique("key"))));
+		assertThat(added.getErrors()).isEmpty();
+		assertThat(execute(REMOVE, Map.of("input", Map.of("id", added.field("addPurchase.purchase.id").getValue())))
+			.getErrors()).isEmpty();
 		Set<String> made = new LinkedHashSet<>(calls(before));
 
-		assertThat(made).as("the calls of createPurchase and deletePurchase")
-			.containsExactlyInAnyOrderElementsOf(granted(SampleAccess.mutations(this.declarations)));
+		Set<String> granted = new LinkedHashSet<>();
+		IamPolicy.writes(this.declarations)
+			.forEach((action, tables) -> tables.forEach((table) -> granted.add(action + " " + table)));
+		assertThat(made).as("the calls of the sample's five mutations").containsExactlyInAnyOrderElementsOf(granted);
 	}
 
 	@Test
@@ -86,16 +105,17 @@ class SampleCallsIT extends IntegrationTest {
 		}
 	}
 
-	private static Set<String> granted(List<Grant> grants) {
-		Set<String> granted = new LinkedHashSet<>();
-		for (Grant grant : grants) {
-			for (String action : grant.actions()) {
-				for (String table : grant.tables()) {
-					granted.add(action.substring("dynamodb:".length()) + " " + table);
-				}
-			}
+	private static String part(TransactWriteItem item) {
+		if (item.put() != null) {
+			return "PutItem " + item.put().tableName();
 		}
-		return granted;
+		if (item.update() != null) {
+			return "UpdateItem " + item.update().tableName();
+		}
+		if (item.delete() != null) {
+			return "DeleteItem " + item.delete().tableName();
+		}
+		return "ConditionCheckItem " + item.conditionCheck().tableName();
 	}
 
 	/** Adds the recorder to the server's DynamoDB client, which takes every {@code ExecutionInterceptor} bean. */
@@ -108,6 +128,13 @@ class SampleCallsIT extends IntegrationTest {
 				@Override
 				public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
 					String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+					if (context.request() instanceof TransactWriteItemsRequest transaction) {
+						// IAM checks a transaction's parts: PutItem, UpdateItem, DeleteItem, ConditionCheckItem.
+						for (TransactWriteItem item : transaction.transactItems()) {
+							CALLS.add(part(item));
+						}
+						return;
+					}
 					for (String table : tables(context.request())) {
 						CALLS.add(operation + " " + table);
 					}
@@ -121,6 +148,9 @@ class SampleCallsIT extends IntegrationTest {
 		 * keys of a batch's {@code RequestItems}, or {@code *}.
 		 */
 		private static List<String> tables(SdkRequest request) {
+			if (request instanceof TransactWriteItemsRequest transaction) {
+				return List.of();
+			}
 			Optional<String> index = request.getValueForField("IndexName", String.class);
 			return request.getValueForField("TableName", String.class)
 				.map((table) -> List.of(table + index.map((name) -> "/index/" + name).orElse("")))
