@@ -135,9 +135,13 @@ public record Entity(String name, Table table, KeyTemplate partition, Optional<K
 		};
 	}
 
-	/** The value a field serves for {@code item}. */
+	/** The value a field serves for {@code item}: its declared version counts as 0 on an item written elsewhere. */
 	public Object read(Map<String, AttributeValue> item, AttributeField field) {
-		return field.type().read(raw(item, field));
+		Object value = field.type().read(raw(item, field));
+		if (value == null && version().filter((version) -> version == field).isPresent()) {
+			return 0; // an item written elsewhere, without a version, counts as version 0
+		}
+		return value;
 	}
 
 	private static boolean matches(KeyTemplate template, AttributeValue key) {

@@ -284,11 +284,7 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 			if (!(source instanceof Item item)) {
 				return null;
 			}
-			Object value = item.entity().read(item.attributes(), this.field);
-			if (value == null && item.entity().version().filter((version) -> version == this.field).isPresent()) {
-				return 0; // an item written elsewhere, without a version, counts as version 0
-			}
-			return value;
+			return item.entity().read(item.attributes(), this.field);
 		}
 
 		@Override

@@ -58,7 +58,8 @@ class ExportIT extends IntegrationTest {
 		List<Map<String, Object>> lines = ExportProcess.lines(out);
 		assertThat(ExportProcess.ids(lines)).containsExactlyElementsOf(ids("Purchase", direct));
 		Map<String, Object> first = lines.get(0);
-		assertThat(first.keySet()).containsExactly("id", "userId", "purchasedAt", "product", "category", "amount");
+		assertThat(first.keySet()).containsExactly("id", "userId", "purchasedAt", "product", "category", "amount",
+				"version");
 		assertThat(first.get("purchasedAt")).isEqualTo(java.time.format.DateTimeFormatter
 			.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
 			.withZone(java.time.ZoneOffset.UTC)
