@@ -279,11 +279,14 @@ final class TableReader {
 			Optional<KeyTemplate> partition = indexTemplate(type, directive, "partitionKey",
 					index.global() ? Optional.of(index.partitionKey()) : Optional.empty());
 			Optional<KeyTemplate> sort = indexTemplate(type, directive, "sortKey", index.sortKey());
-			if (partition.isEmpty() && sort.isEmpty()) {
+			if (string(directive, "partitionKey") == null && string(directive, "sortKey") == null) {
 				this.reading.problem(directive, ("`@indexKey` of `%s` for index `%s` gives no template: give `partitionKey` "
 						+ "or `sortKey` for the key attributes that are no fields of `%s`.").formatted(type.type().getName(),
 								name, type.type().getName()));
 				continue;
+			}
+			if (partition.isEmpty() && sort.isEmpty()) {
+				continue; // each template's problem is reported already
 			}
 			keys.put(name, new Entity.IndexKey(index, partition, sort));
 		}
@@ -312,10 +315,15 @@ final class TableReader {
 			this.reading.problem(directive, ex.getMessage() + ".");
 			return Optional.empty();
 		}
-		if (type.fields().values().stream().anyMatch((field) -> field.attribute().equals(attribute.get().name()))) {
+		Optional<AttributeField> holder = type.fields()
+			.values()
+			.stream()
+			.filter((field) -> field.attribute().equals(attribute.get().name()))
+			.findFirst();
+		if (holder.isPresent()) {
 			this.reading.problem(directive, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
 					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
-							attribute.get().name(), attribute.get().name(), typeName));
+							attribute.get().name(), holder.get().name(), typeName));
 			return Optional.empty();
 		}
 		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
