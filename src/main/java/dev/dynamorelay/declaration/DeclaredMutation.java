@@ -35,6 +35,41 @@ public record DeclaredMutation(FieldCoordinates coordinates, Kind kind, Entity e
 		return this.coordinates.getTypeName() + "." + this.coordinates.getFieldName();
 	}
 
+	/**
+	 * How many items a call with {@code arguments} (coerced, as its data fetcher sees them) asks to write: each
+	 * input object, and each child of its {@code @children} lists. What the write itself refuses (an empty or
+	 * too long list) counts as it is given; the write decides.
+	 */
+	public int itemsWritten(Map<String, Object> arguments) {
+		if (this.input.argument().isEmpty()) {
+			return 1;
+		}
+		Object value = arguments.get(this.input.argument().get());
+		if (value instanceof List<?> items) {
+			int written = 0;
+			for (Object item : items) {
+				written += written(item, this.input.shape());
+			}
+			return written;
+		}
+		return written(value, this.input.shape());
+	}
+
+	private static int written(Object input, Shape shape) {
+		if (!(input instanceof Map<?, ?> values)) {
+			return 1;
+		}
+		int written = 1;
+		for (InputField.Children children : shape.all(InputField.Children.class)) {
+			if (values.get(children.name()) instanceof List<?> items) {
+				for (Object item : items) {
+					written += written(item, children.shape());
+				}
+			}
+		}
+		return written;
+	}
+
 	/** What a mutation does to its item. */
 	public enum Kind {
 

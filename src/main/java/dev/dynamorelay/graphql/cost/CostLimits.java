@@ -22,6 +22,7 @@ import dev.dynamorelay.access.Access;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredLookup;
+import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
@@ -72,6 +73,10 @@ class CostLimits extends SimplePerformantInstrumentation {
 		for (DeclaredLookup lookup : declarations.lookups()) {
 			this.readers.put(key(lookup.coordinates().getTypeName(), lookup.coordinates().getFieldName()),
 					Reader.of(Kind.LOOKUP));
+		}
+		for (DeclaredMutation mutation : declarations.mutations()) {
+			this.readers.put(key(mutation.coordinates().getTypeName(), mutation.coordinates().getFieldName()),
+					Reader.writing(mutation::itemsWritten));
 		}
 		this.readers.put("Query.node", Reader.of(Kind.NODE));
 		this.readers.put("Query.nodes", Reader.of(Kind.NODES));
@@ -126,8 +131,8 @@ class CostLimits extends SimplePerformantInstrumentation {
 						RequestCost.format(items), cost.largestPart());
 			}
 			if (items > limits.maxItems()) {
-				return new Refusal("items", "The request may read about %s items (the most: %s); the limit is %s "
-					.formatted(RequestCost.format(items), cost.largestPart(), RequestCost.format(limits.maxItems()))
+				return new Refusal("items", "The request may %s about %s items (the most: %s); the limit is %s "
+					.formatted(cost.writes() ? "read or write" : "read", RequestCost.format(items), cost.largestPart(), RequestCost.format(limits.maxItems()))
 						+ "(dynamo-relay.limits.max-items).");
 			}
 		}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 import graphql.GraphQLContext;
 import graphql.analysis.QueryTraverser;
@@ -36,8 +37,10 @@ import dev.dynamorelay.graphql.cost.OperationWalk.Group;
  * children run once per edge: the page size;
  * <li>{@code totalCount} selected on a connection reads up to the count budget;
  * <li>a lookup and {@code node} read 1 item, {@code nodes} one per id;
+ * <li>a declared mutation weighs the items it writes: 1, or one per input object of a list, with the
+ * children of its {@code @children} lists; its payload is selected once;
  * <li>a page size or id list that the field itself refuses (negative, above the maximum) reads nothing;
- * <li>any other field ({@code edges}, {@code node}, {@code pageInfo}, mutations, fields of one's own
+ * <li>any other field ({@code edges}, {@code node}, {@code pageInfo}, fields of one's own
  * resolvers) reads nothing itself, and what it selects runs as often as it does.
  * </ul>
  * Introspection ({@code __schema}, {@code __type}) reads nothing and is bounded by graphql-java's own
@@ -64,7 +67,10 @@ final class RequestCost {
 		NODE,
 
 		/** {@code nodes(ids)}: one item per id. */
-		NODES
+		NODES,
+
+		/** A declared mutation: the items it writes. */
+		WRITE
 
 	}
 
@@ -75,15 +81,25 @@ final class RequestCost {
 	 * @param filterArguments for a connection, the arguments that become filters
 	 * @param ownerFiltered for a connection, whether an {@code @auth} owner rule may filter it (its key does
 	 * not hold the owner): weighed as a filtered page whatever the arguments
+	 * @param written for a mutation, the items a call writes, from its arguments
 	 */
-	record Reader(Kind kind, Set<String> filterArguments, boolean ownerFiltered) {
+	record Reader(Kind kind, Set<String> filterArguments, boolean ownerFiltered,
+			ToIntFunction<Map<String, Object>> written) {
 
 		Reader {
 			filterArguments = Set.copyOf(filterArguments);
 		}
 
+		Reader(Kind kind, Set<String> filterArguments, boolean ownerFiltered) {
+			this(kind, filterArguments, ownerFiltered, (arguments) -> 0);
+		}
+
 		static Reader of(Kind kind) {
 			return new Reader(kind, Set.of(), false);
+		}
+
+		static Reader writing(ToIntFunction<Map<String, Object>> written) {
+			return new Reader(Kind.WRITE, Set.of(), false, written);
 		}
 
 	}
@@ -161,13 +177,18 @@ final class RequestCost {
 		return keys.size();
 	}
 
-	/** About how many items the operation may read; {@link TooManySelections} past the limit. */
+	/** About how many items the operation may read or write; {@link TooManySelections} past the limit. */
 	double items() {
 		this.items = 0;
 		this.largest = -1;
 		this.largestPart = null;
 		walk(this.walk.fields(rootType(), List.of(this.operation.getSelectionSet())), 1, null);
 		return this.items;
+	}
+
+	/** Whether the operation is a mutation, whose estimate counts the items it writes. */
+	boolean writes() {
+		return this.operation.getOperation() == OperationDefinition.Operation.MUTATION;
 	}
 
 	/**
@@ -246,6 +267,12 @@ final class RequestCost {
 				Factor nodes = new Factor(path, count(count, name));
 				add(runs * count, nodes);
 				return new Runs(runs * count, nodes);
+			}
+			case WRITE -> {
+				int written = reader.written().applyAsInt(arguments(group));
+				Factor items = new Factor(path, count(written, name) + " written");
+				add(runs * written, items);
+				return new Runs(runs, items);
 			}
 			default -> { // LOOKUP, NODE
 				Factor one = new Factor(path, "1 " + name);
