@@ -43,7 +43,7 @@ import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.DeclarationException.Problem;
-import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.schema.ParsedSchema;
 import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.web.ErrorResponses;
 
@@ -63,8 +63,8 @@ public class AccessConfiguration {
 	private static final Logger logger = LoggerFactory.getLogger(AccessConfiguration.class);
 
 	@Bean
-	AccessRules accessRules(SchemaFiles files, Declarations declarations) {
-		return AccessRulesReader.read(files.parse(), declarations);
+	AccessRules accessRules(ParsedSchema schema, Declarations declarations) {
+		return AccessRulesReader.read(schema.registry(), declarations);
 	}
 
 	@Bean

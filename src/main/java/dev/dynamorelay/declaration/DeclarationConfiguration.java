@@ -8,12 +8,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.ResourcePatternResolver;
 
-import dev.dynamorelay.schema.GeneratedConnections;
+import dev.dynamorelay.schema.ParsedSchema;
 import dev.dynamorelay.schema.SchemaFiles;
 import dev.dynamorelay.schema.SchemaProperties;
 
 /**
- * Reads the declarations from the configured schema files and serves those files.
+ * Reads the configured schema files once, the declarations from them, and serves them.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ SchemaProperties.class, TablesProperties.class })
@@ -27,19 +27,25 @@ public class DeclarationConfiguration {
 	}
 
 	@Bean
-	Declarations declarations(SchemaFiles files, TablesProperties tables) {
-		Declarations declarations = DeclarationReader.read(files.parse(), tables.prefix());
+	ParsedSchema parsedSchema(SchemaFiles files) {
+		return ParsedSchema.parse(files);
+	}
+
+	@Bean
+	Declarations declarations(ParsedSchema schema, TablesProperties tables) {
+		Declarations declarations = DeclarationReader.read(schema.registry(), tables.prefix());
 		logger.info("Serving {} declared types in {} tables from {}", declarations.entities().size(),
-				declarations.tables().size(), files.files().keySet());
+				declarations.tables().size(), schema.files().files().keySet());
 		return declarations;
 	}
 
-	/** The configured files join the declaration language's file, which Spring GraphQL loads itself. */
+	/**
+	 * Spring GraphQL serves the one parsed schema. Its builder still reads the declaration language's file
+	 * (spring.graphql.schema.locations: it wants at least one), and that registry is set aside.
+	 */
 	@Bean
-	GraphQlSourceBuilderCustomizer declaredSchemaFiles(SchemaFiles files) {
-		return (builder) -> builder
-			.schemaResources(files.files().values().toArray(org.springframework.core.io.Resource[]::new))
-			.configureTypeDefinitions(new GeneratedConnections());
+	GraphQlSourceBuilderCustomizer parsedSchemaServed(ParsedSchema schema) {
+		return (builder) -> builder.schemaFactory((ignored, wiring) -> schema.executable(wiring));
 	}
 
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 
 import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.TypeDefinitionRegistry;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -51,6 +52,7 @@ import dev.dynamorelay.pagination.PageSizes;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.ParsedSchema;
 import dev.dynamorelay.schema.SchemaFiles;
 import dev.dynamorelay.schema.SchemaProperties;
 import dev.dynamorelay.tables.TableSetup;
@@ -365,8 +367,10 @@ public final class ExportCommand implements Callable<Integer> {
 		static Declared read(ConfigurableApplicationContext context) {
 			String prefix = context.getBean(TablesProperties.class).prefix();
 			try {
-				SchemaFiles files = SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context);
-				return new Declared(DeclarationReader.read(files.parse(), prefix), ExportTarget.schema(files.parse()));
+				TypeDefinitionRegistry registry = ParsedSchema
+					.parse(SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context))
+					.registry();
+				return new Declared(DeclarationReader.read(registry, prefix), ExportTarget.schema(registry));
 			}
 			catch (DeclarationException ex) {
 				throw ExportException.failed(ex.getMessage(), ex);
