@@ -133,13 +133,16 @@ public class DynamoDbConfiguration {
 	}
 
 	/**
-	 * The client of DynamoDB Streams, for live connections: the same endpoint, region and credentials as the
-	 * client's, and a reader's call may take the request timeout (an empty read answers at once).
+	 * The client of DynamoDB Streams, for live connections: the same endpoint (unless
+	 * {@code streams-endpoint} names its own), region and credentials as the client's, and a reader's call may
+	 * take the request timeout (an empty read answers at once).
 	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbStreamsAsyncClient dynamoDbStreamsAsyncClient(DynamoDbProperties properties,
 			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
-		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
+		URI endpoint = properties.streamsUrl()
+			.orElseGet(() -> properties.aws() ? null
+					: properties.url().orElseGet(() -> embedded.getObject().endpoint()));
 		DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
 			.httpClientBuilder(NettyNioAsyncHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT).maxConcurrency(64))
 			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)

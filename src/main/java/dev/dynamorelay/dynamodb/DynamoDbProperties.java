@@ -24,11 +24,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * further calls wait, in order, until one finishes
  * @param fairShare how all requests' calls share DynamoDB (see {@link FairShareProperties})
  * @param startup how long the start's own calls may take (see {@link StartupProperties})
+ * @param streamsEndpoint where live connections read the tables' DynamoDB Streams: unset, where the
+ * endpoint is (with {@code aws}, DynamoDB Streams' own regional endpoint); a URL: that endpoint (a VPC
+ * endpoint of DynamoDB Streams, say)
  */
 @ConfigurationProperties("dynamo-relay.dynamodb")
 public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout,
 		@DefaultValue("8") int maxConcurrencyPerRequest, @DefaultValue("256") int maxConcurrency,
-		@DefaultValue FairShareProperties fairShare, @DefaultValue StartupProperties startup) {
+		@DefaultValue FairShareProperties fairShare, @DefaultValue StartupProperties startup, String streamsEndpoint) {
 
 	/**
 	 * The patience of the start's own DynamoDB calls (creating and checking the declared tables, loading
@@ -120,6 +123,19 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 		if (uri.getScheme() == null || uri.getHost() == null) {
 			throw new IllegalStateException(("dynamo-relay.dynamodb.endpoint must be unset, `aws` or a URL such as "
 					+ "http://127.0.0.1:8000, got `%s`").formatted(this.endpoint));
+		}
+		return Optional.of(uri);
+	}
+
+	/** The explicit DynamoDB Streams endpoint URL, when one is configured. */
+	public Optional<URI> streamsUrl() {
+		if (this.streamsEndpoint == null || this.streamsEndpoint.isBlank()) {
+			return Optional.empty();
+		}
+		URI uri = URI.create(this.streamsEndpoint.trim());
+		if (uri.getScheme() == null || uri.getHost() == null) {
+			throw new IllegalStateException(("dynamo-relay.dynamodb.streams-endpoint must be unset or a URL such as "
+					+ "http://127.0.0.1:8000, got `%s`").formatted(this.streamsEndpoint));
 		}
 		return Optional.of(uri);
 	}

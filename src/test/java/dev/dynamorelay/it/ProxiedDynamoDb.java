@@ -55,6 +55,8 @@ final class ProxiedDynamoDb implements AutoCloseable {
 	 */
 	void serveSample(DynamicPropertyRegistry registry, String secret) {
 		registry.add("dynamo-relay.dynamodb.endpoint", this::proxyEndpoint);
+		// The live connections' stream reads go around the proxy: the calls it counts are the requests' own.
+		registry.add("dynamo-relay.dynamodb.streams-endpoint", this::endpoint);
 		registry.add("dynamo-relay.cursor.secret", () -> secret);
 		registry.add("dynamo-relay.sample-data.enabled", () -> "true");
 	}
