@@ -244,7 +244,7 @@ final class Writes {
 				"%.2fx".formatted(relayRate / rawRate), "-", null);
 		this.bench.row("... p99 at %d clients".formatted(CLIENTS), Benchmark.ms(Benchmark.percentile(relay, 99)),
 				Benchmark.ms(Benchmark.percentile(raw, 99)),
-				"+%.2f ms".formatted(Benchmark.percentile(relay, 99) - Benchmark.percentile(raw, 99)), "-", null);
+				"%+.2f ms".formatted(Benchmark.percentile(relay, 99) - Benchmark.percentile(raw, 99)), "-", null);
 		this.bench.row("... server CPU per createPurchase at %d clients".formatted(CLIENTS),
 				"%.2f ms".formatted(serverCpu / 1e6 / relayWrites), "-", "-", "-", null);
 		this.bench.figures.put("writeCreatePerSecond", relayRate);
@@ -288,10 +288,10 @@ final class Writes {
 		double p99 = Benchmark.percentile(relay, 99);
 		double rawP99 = Benchmark.percentile(raw, 99);
 		this.bench.row(measure + ": p50", Benchmark.ms(p50), Benchmark.ms(rawP50),
-				"+%.2f ms (%.2fx)".formatted(p50 - rawP50, p50 / rawP50),
+				"%+.2f ms (%.2fx)".formatted(p50 - rawP50, p50 / rawP50),
 				target ? "added <= %.1f ms".formatted(ADDED_MS) : "-", target ? p50 - rawP50 <= ADDED_MS : null);
 		this.bench.row("... p99 (%d samples each)".formatted(relay.length), Benchmark.ms(p99), Benchmark.ms(rawP99),
-				"+%.2f ms (%.2fx)".formatted(p99 - rawP99, p99 / rawP99), "-", null);
+				"%+.2f ms (%.2fx)".formatted(p99 - rawP99, p99 / rawP99), "-", null);
 	}
 
 	private JsonNode createPurchase(String user, Map<String, Long> calls) {
