@@ -163,11 +163,12 @@ public final class Benchmark {
 			int port = freePort();
 			String only = System.getenv("BENCH_ONLY");
 			// The abuse section runs the server as README's production set-up has it: the actuator on its own port;
-			// the write section serves a list mutation beside the sample's.
+			// the write section serves a list mutation beside the sample's, the live section more subscriptions.
 			int managementPort = freePort();
 			List<String> setUp = switch (String.valueOf(only)) {
 				case "abuse" -> Abuse.productionSetUp(managementPort);
 				case "write" -> Writes.serverArguments();
+				case "live" -> Live.serverArguments();
 				default -> List.of();
 			};
 			Process server = startServer(jar, dynamo.endpoint(), port, out, setUp);
@@ -179,8 +180,8 @@ public final class Benchmark {
 				.build()) {
 				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client);
 				bench.awaitServer(server);
-				if ("write".equals(only)) {
-					// Its writes need users (createPurchase checks that the user exists); nothing else is read.
+				if ("write".equals(only) || "live".equals(only)) {
+					// Their writes need users (createPurchase checks that the user exists); nothing else is read.
 					System.out.printf("Loading %,d users ...%n", BenchData.USERS);
 					BenchData.loadUsers(client, "Users");
 				}
@@ -193,7 +194,7 @@ public final class Benchmark {
 					BenchData.load(client, "Users", "UserPurchases", movies, movieCount);
 					System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
 				}
-				// BENCH_ONLY=export, startup, metrics, fairness, abuse or write runs that section alone (after the
+				// BENCH_ONLY=export, startup, metrics, fairness, abuse, write or live runs that section alone (after the
 				// load); main, the steps before the export and the start-up.
 				if (only == null || only.isBlank() || only.equals("main")) {
 					bench.run(server.pid());
@@ -206,6 +207,9 @@ public final class Benchmark {
 				}
 				if ("write".equals(only)) {
 					new Writes(bench, client, server.pid()).run();
+				}
+				if ("live".equals(only)) {
+					new Live(bench, client, dynamo.endpoint(), server.pid(), port).run();
 				}
 				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
 					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
