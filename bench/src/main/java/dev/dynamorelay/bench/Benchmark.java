@@ -162,10 +162,16 @@ public final class Benchmark {
 		try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start()) {
 			int port = freePort();
 			String only = System.getenv("BENCH_ONLY");
-			// The abuse section runs the server as README's production set-up has it: the actuator on its own port.
+			// The abuse section runs the server as README's production set-up has it: the actuator on its own port;
+			// the write section serves a list mutation beside the sample's, the live section more subscriptions.
 			int managementPort = freePort();
-			Process server = startServer(jar, dynamo.endpoint(), port, out,
-					"abuse".equals(only) ? Abuse.productionSetUp(managementPort) : List.of());
+			List<String> setUp = switch (String.valueOf(only)) {
+				case "abuse" -> Abuse.productionSetUp(managementPort);
+				case "write" -> Writes.serverArguments();
+				case "live" -> Live.serverArguments();
+				default -> List.of();
+			};
+			Process server = startServer(jar, dynamo.endpoint(), port, out, setUp);
 			try (DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
 				.httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
 				.endpointOverride(dynamo.endpoint())
@@ -174,15 +180,22 @@ public final class Benchmark {
 				.build()) {
 				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client);
 				bench.awaitServer(server);
-				String movies = List.of("startup", "metrics").contains(only) ? null : "Movies";
-				int movieCount = List.of("fairness", "abuse").contains(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES;
-				System.out.printf("Loading the data set (200,000 purchases, %,d movies) ...%n",
-						(movies != null) ? movieCount : 0);
-				long loading = System.nanoTime();
-				BenchData.load(client, "Users", "UserPurchases", movies, movieCount);
-				System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
-				// BENCH_ONLY=export, startup, metrics, fairness or abuse runs that section alone (after the load);
-				// main, the steps before the export and the start-up.
+				if ("write".equals(only) || "live".equals(only)) {
+					// Their writes need users (createPurchase checks that the user exists); nothing else is read.
+					System.out.printf("Loading %,d users ...%n", BenchData.USERS);
+					BenchData.loadUsers(client, "Users");
+				}
+				else {
+					String movies = List.of("startup", "metrics").contains(only) ? null : "Movies";
+					int movieCount = List.of("fairness", "abuse").contains(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES;
+					System.out.printf("Loading the data set (200,000 purchases, %,d movies) ...%n",
+							(movies != null) ? movieCount : 0);
+					long loading = System.nanoTime();
+					BenchData.load(client, "Users", "UserPurchases", movies, movieCount);
+					System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
+				}
+				// BENCH_ONLY=export, startup, metrics, fairness, abuse, write or live runs that section alone (after the
+				// load); main, the steps before the export and the start-up.
 				if (only == null || only.isBlank() || only.equals("main")) {
 					bench.run(server.pid());
 				}
@@ -191,6 +204,12 @@ public final class Benchmark {
 				}
 				if ("abuse".equals(only)) {
 					new Abuse(bench, server.pid(), port, managementPort).run();
+				}
+				if ("write".equals(only)) {
+					new Writes(bench, client, server.pid()).run();
+				}
+				if ("live".equals(only)) {
+					new Live(bench, client, dynamo.endpoint(), server.pid(), port).run();
 				}
 				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
 					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
@@ -797,7 +816,7 @@ public final class Benchmark {
 		}
 	}
 
-	private static long processCpuNanos(long pid) {
+	static long processCpuNanos(long pid) {
 		return ProcessHandle.of(pid)
 			.flatMap((process) -> process.info().totalCpuDuration())
 			.orElseThrow(() -> new IllegalStateException("No CPU time for process " + pid))
@@ -949,7 +968,7 @@ public final class Benchmark {
 		}
 	}
 
-	private JsonNode post(String query, Map<String, Object> variables) {
+	JsonNode post(String query, Map<String, Object> variables) {
 		return send(body(query, variables), (bytes) -> {
 			JsonNode json = JSON.readTree(bytes);
 			return json.has("errors") ? null : json;
@@ -957,7 +976,7 @@ public final class Benchmark {
 	}
 
 	/** POSTs a GraphQL body; an answer that is not 200, or that {@code accept} maps to null, fails. */
-	private <T> T send(byte[] body, Function<byte[], T> accept) {
+	<T> T send(byte[] body, Function<byte[], T> accept) {
 		HttpPost request = new HttpPost(this.graphql);
 		request.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
 		try {

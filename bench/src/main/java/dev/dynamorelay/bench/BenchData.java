@@ -92,6 +92,16 @@ final class BenchData {
 		loader.finish();
 	}
 
+	/** The users alone (the write and live sections write their own purchases). */
+	static void loadUsers(DynamoDbAsyncClient dynamoDb, String usersTable) {
+		Loader loader = new Loader(dynamoDb);
+		for (int u = 0; u < USERS; u++) {
+			loader.put(usersTable, Map.of("userId", AttributeValue.fromS(userId(u)), "name",
+					AttributeValue.fromS("Bench User " + u), "email", AttributeValue.fromS("user" + u + "@example.com")));
+		}
+		loader.finish();
+	}
+
 	/** Partitions of the export's table: a parallel Scan's segments split by partition key. */
 	static final int EXPORT_PARTITIONS = 10_000;
 
