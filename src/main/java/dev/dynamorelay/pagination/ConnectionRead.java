@@ -3,7 +3,6 @@ package dev.dynamorelay.pagination;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,10 +13,6 @@ import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
-import software.amazon.awssdk.services.dynamodb.model.Select;
 
 import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.budget.ReadStats;
@@ -40,10 +35,7 @@ import dev.dynamorelay.error.UnavailableException;
  * ({@link ReadStats#calls()}); its {@code Limit} and its timeout (what is left of the request's time)
  * are computed when it gets its place, not when it was queued.
  *
- * <p>A read from a position also bounds the sort key by the position's own value (inclusive). It
- * selects the same items as the {@code ExclusiveStartKey} alone and costs the same on DynamoDB; on
- * DynamoDB Local, which runs a Query as SQL over SQLite, it turns "skip every item in front of the
- * position" into an index seek, so page 10,000 of a partition costs what page 1 does.
+ * <p>The requests themselves, with the key condition and filter, are {@link ReadCalls}.
  *
  * @param <T> the node type
  */
@@ -66,19 +58,8 @@ public final class ConnectionRead<T> {
 	/** Where the page starts: the cursor's position, or null for the first page. */
 	private final Position start;
 
-	private final Optional<String> keyCondition;
-
-	/** The key condition of a read from a position: the same range, bounded by the position's sort key. */
-	private final Optional<String> resumeCondition;
-
-	/** {@link #names} with the sort key's, for {@link #resumeCondition}. */
-	private final Map<String, String> resumeNames;
-
-	private final Optional<String> filterExpression;
-
-	private final Map<String, String> names;
-
-	private final Map<String, AttributeValue> values;
+	/** The Query or Scan requests of this read. */
+	private final ReadCalls calls;
 
 	private final ConnectionMeters meters;
 
@@ -94,59 +75,21 @@ public final class ConnectionRead<T> {
 		this.request = request;
 		this.binding = binding;
 		this.start = start;
-		Map<String, String> names = new HashMap<>();
-		Map<String, AttributeValue> values = new HashMap<>();
-		String condition = null;
-		String resume = null;
-		if (query.partition().isPresent()) {
-			names.put("#pk", definition.partitionKey().orElseThrow().name());
-			values.put(":pk", query.partition().get());
-			condition = "#pk = :pk";
-			if (query.sortCondition().isPresent()) {
-				KeyCondition sort = query.sortCondition().get();
-				names.put("#sk", definition.sortKey().orElseThrow().name());
-				for (int i = 0; i < sort.values().size(); i++) {
-					values.put(":sk" + i, sort.values().get(i));
-				}
-				condition += " AND " + sort.expression();
-			}
-			else if (definition.sortKey().isPresent()) {
-				resume = condition + " AND #sk ";
-			}
-		}
-		String filter = null;
-		List<Filter> filters = query.filters();
-		for (int f = 0; f < filters.size(); f++) {
-			Filter each = filters.get(f);
-			names.put("#f" + f, each.attribute());
-			for (int i = 0; i < each.values().size(); i++) {
-				values.put(":f" + f + "_" + i, each.values().get(i));
-			}
-			String expression = each.expression("#f" + f, ":f" + f + "_");
-			filter = (filter == null) ? expression : filter + " AND " + expression;
-		}
-		this.keyCondition = Optional.ofNullable(condition);
-		this.resumeCondition = Optional.ofNullable(resume);
-		this.filterExpression = Optional.ofNullable(filter);
-		this.names = Map.copyOf(names);
-		this.values = Map.copyOf(values);
-		if (resume != null) {
-			names.put("#sk", definition.sortKey().orElseThrow().name());
-		}
-		this.resumeNames = Map.copyOf(names);
+		this.calls = new ReadCalls(definition, query);
 	}
 
 	/** Reads the page. Requests are summed into {@code stats}, and take from its item budget. */
 	public CompletableFuture<Page<T>> page(ReadStats stats) {
 		boolean forward = this.request.direction() == Direction.FORWARD;
-		boolean indexForward = forward == (this.query.order() == SortOrder.ASC);
+		// DynamoDB's order for this page: the connection's forwards, the reverse backwards.
+		SortOrder readOrder = (forward == (this.query.order() == SortOrder.ASC)) ? SortOrder.ASC : SortOrder.DESC;
 		boolean atEnd = this.start != null && this.start.isEnd();
 		PageState<T> state = new PageState<>(this.request.size() + 1,
 				(this.start == null || atEnd) ? null : this.start.key(), this.definition.mapper());
 		// A cursor at the end the page reads away from (after the last item forwards, before the first
 		// backwards): nothing lies that way.
 		CompletableFuture<PageState<T>> read = (atEnd && (this.start.end() == Position.End.AFTER_LAST) == forward)
-				? CompletableFuture.completedFuture(state) : readPage(state, indexForward, deadline(stats), stats);
+				? CompletableFuture.completedFuture(state) : readPage(state, readOrder, deadline(stats), stats);
 		return read.thenApply((done) -> {
 			Page<T> page = toPage(done);
 			this.meters.page(page.cut());
@@ -167,7 +110,7 @@ public final class ConnectionRead<T> {
 		return count(null, 0, 0, this.budgets.readItems(), deadline(stats), stats);
 	}
 
-	private CompletableFuture<PageState<T>> readPage(PageState<T> state, boolean indexForward, long deadline,
+	private CompletableFuture<PageState<T>> readPage(PageState<T> state, SortOrder readOrder, long deadline,
 			ReadStats stats) {
 		int budgetLeft = this.budgets.readItems() - state.scanned;
 		if (budgetLeft <= 0) {
@@ -175,7 +118,7 @@ public final class ConnectionRead<T> {
 			return CompletableFuture.completedFuture(state);
 		}
 		int wanted = Math.min(state.nextLimit(this.query.filtered() || state.declined > 0), budgetLeft);
-		return read(state.position, wanted, indexForward, false, deadline, stats).thenCompose((chunk) -> {
+		return read(state.position, wanted, readOrder, ReadCalls.Wanted.ITEMS, deadline, stats).thenCompose((chunk) -> {
 			if (chunk == null) {
 				// The request's budget is spent.
 				state.cut = true;
@@ -185,7 +128,7 @@ public final class ConnectionRead<T> {
 			if (state.full() || state.position == null) {
 				return CompletableFuture.completedFuture(state);
 			}
-			return readPage(state, indexForward, deadline, stats);
+			return readPage(state, readOrder, deadline, stats);
 		});
 	}
 
@@ -237,7 +180,7 @@ public final class ConnectionRead<T> {
 		}
 		// One more than the budget: a range of exactly the budget's size ends inside this read and is counted.
 		int wanted = (int) Math.min(budgetLeft + 1L, step);
-		return read(position, wanted, true, true, deadline, stats).thenCompose((chunk) -> {
+		return read(position, wanted, SortOrder.ASC, ReadCalls.Wanted.COUNT, deadline, stats).thenCompose((chunk) -> {
 			if (chunk == null) {
 				// The request's budget is spent.
 				return CompletableFuture.completedFuture(Optional.empty());
@@ -267,8 +210,8 @@ public final class ConnectionRead<T> {
 	 * in flight and as many of the request's items as it gets; null (and nothing sent) when the request's
 	 * item budget is spent.
 	 */
-	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int wanted, boolean indexForward,
-			boolean countOnly, long deadline, ReadStats stats) {
+	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int wanted, SortOrder readOrder,
+			ReadCalls.Wanted what, long deadline, ReadStats stats) {
 		if (!stats.hasItemsLeft()) {
 			return CompletableFuture.completedFuture(null);
 		}
@@ -280,7 +223,7 @@ public final class ConnectionRead<T> {
 			}
 			CompletableFuture<Chunk> sent;
 			try {
-				sent = send(from, limit, indexForward, countOnly, deadline, stats);
+				sent = send(from, limit, readOrder, what, deadline, stats);
 			}
 			catch (RuntimeException ex) {
 				stats.returnItems(limit);
@@ -301,21 +244,21 @@ public final class ConnectionRead<T> {
 	 */
 	public CompletableFuture<Batch<T>> batch(Map<String, AttributeValue> from, Integer limit, Duration timeout,
 			ReadStats stats) {
-		boolean indexForward = this.query.order() == SortOrder.ASC;
-		return send(from, limit, indexForward, false, System.nanoTime() + timeout.toNanos(), stats).thenApply((chunk) -> {
-			List<T> nodes = new ArrayList<>(chunk.items().size());
-			for (Map<String, AttributeValue> item : chunk.items()) {
-				T node = this.definition.mapper().apply(item);
-				if (node != null) {
-					nodes.add(node);
+		return send(from, limit, this.query.order(), ReadCalls.Wanted.ITEMS, System.nanoTime() + timeout.toNanos(), stats)
+			.thenApply((chunk) -> {
+				List<T> nodes = new ArrayList<>(chunk.items().size());
+				for (Map<String, AttributeValue> item : chunk.items()) {
+					T node = this.definition.mapper().apply(item);
+					if (node != null) {
+						nodes.add(node);
+					}
 				}
-			}
-			return new Batch<>(nodes, chunk.lastEvaluatedKey(), chunk.scanned());
-		});
+				return new Batch<>(nodes, chunk.lastEvaluatedKey(), chunk.scanned());
+			});
 	}
 
-	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, Integer limit, boolean indexForward,
-			boolean countOnly, long deadline, ReadStats stats) {
+	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, Integer limit, SortOrder readOrder,
+			ReadCalls.Wanted what, long deadline, ReadStats stats) {
 		long remaining = deadline - System.nanoTime();
 		if (remaining <= 0) {
 			return CompletableFuture.failedFuture(new UnavailableException(
@@ -325,88 +268,16 @@ public final class ConnectionRead<T> {
 		AwsRequestOverrideConfiguration timeout = AwsRequestOverrideConfiguration.builder()
 			.apiCallTimeout(Duration.ofNanos(remaining))
 			.build();
-		// DynamoDB refuses ALL_ATTRIBUTES for a global index whose projection is not ALL (KEYS_ONLY, INCLUDE):
-		// it cannot fetch the rest from the table. ALL_PROJECTED_ATTRIBUTES reads what the index holds, all
-		// of the item under projection ALL.
-		boolean typedCount = countOnly && !this.definition.typedCount().isEmpty();
-		Select select = typedCount ? Select.SPECIFIC_ATTRIBUTES : countOnly ? Select.COUNT
-				: this.definition.globalIndex() ? Select.ALL_PROJECTED_ATTRIBUTES : Select.ALL_ATTRIBUTES;
 		if (this.definition.isScan()) {
-			ScanRequest.Builder scan = ScanRequest.builder()
-				.tableName(this.definition.table())
-				.exclusiveStartKey(from)
-				.limit(limit)
-				.select(select)
-				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration(timeout);
-			this.definition.index().ifPresent(scan::indexName);
-			this.query.segment().ifPresent((segment) -> scan.segment(segment.segment()).totalSegments(segment.total()));
-			this.filterExpression.ifPresent(scan::filterExpression);
-			Map<String, String> names = typedCount ? projected(scan::projectionExpression, this.names) : this.names;
-			if (!names.isEmpty()) {
-				scan.expressionAttributeNames(names);
-			}
-			if (!this.values.isEmpty()) {
-				scan.expressionAttributeValues(this.values);
-			}
-			if (this.definition.consistentRead()) {
-				scan.consistentRead(true);
-			}
-			return stats.sent(this.dynamoDb.scan(scan.build()))
+			return stats.sent(this.dynamoDb.scan(this.calls.scan(from, limit, what, timeout)))
 				.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
 						response.consumedCapacity(), stats, this.meters));
 		}
-		QueryRequest.Builder query = QueryRequest.builder().tableName(this.definition.table());
-		AttributeValue fromSortKey = (from != null && this.resumeCondition.isPresent())
-				? from.get(this.definition.sortKey().orElseThrow().name()) : null;
-		if (fromSortKey != null) {
-			// The ExclusiveStartKey alone selects the same items. Bounding the sort key too (inclusive, so
-			// the start key stays inside the range, as DynamoDB requires) lets DynamoDB Local seek its
-			// SQLite index instead of stepping over every item in front of the position.
-			Map<String, AttributeValue> values = new HashMap<>(this.values);
-			values.put(":from", fromSortKey);
-			query.keyConditionExpression(this.resumeCondition.get() + (indexForward ? ">= :from" : "<= :from"))
-				.expressionAttributeNames(typedCount ? projected(query::projectionExpression, this.resumeNames)
-						: this.resumeNames)
-				.expressionAttributeValues(values);
-		}
-		else {
-			query.keyConditionExpression(this.keyCondition.orElseThrow())
-				.expressionAttributeNames(typedCount ? projected(query::projectionExpression, this.names) : this.names)
-				.expressionAttributeValues(this.values);
-		}
-		query.exclusiveStartKey(from)
-			.scanIndexForward(indexForward)
-			.limit(limit)
-			.select(select)
-			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(timeout);
-		this.definition.index().ifPresent(query::indexName);
-		this.filterExpression.ifPresent(query::filterExpression);
-		if (this.definition.consistentRead()) {
-			query.consistentRead(true);
-		}
-		return stats.sent(this.dynamoDb.query(query.build()))
+		return stats.sent(this.dynamoDb.query(this.calls.query(from, limit, readOrder, what, timeout)))
 			.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
 					stats, this.meters));
-	}
-
-	/**
-	 * Sets the projection of a typed count (the attributes that tell a node) and returns {@code names}
-	 * with theirs.
-	 */
-	private Map<String, String> projected(java.util.function.Consumer<String> projection, Map<String, String> names) {
-		Map<String, String> all = new HashMap<>(names);
-		StringBuilder expression = new StringBuilder();
-		List<String> attributes = this.definition.typedCount();
-		for (int i = 0; i < attributes.size(); i++) {
-			all.put("#c" + i, attributes.get(i));
-			expression.append((i > 0) ? ", " : "").append("#c").append(i);
-		}
-		projection.accept(expression.toString());
-		return all;
 	}
 
 	/** The field's reads end within the timeout of their start and of the request's start. */
@@ -516,5 +387,6 @@ public final class ConnectionRead<T> {
 		}
 
 	}
+
 
 }
