@@ -130,7 +130,7 @@ public record IamPolicy(String account, String region, List<Statement> statement
 	/**
 	 * The write actions the declared mutations call, each with the tables it calls them on, as DynamoDB's table
 	 * names: PutItem (creates, their children), UpdateItem (updates, replaces), DeleteItem, ConditionCheckItem
-	 * (the items a create references), and GetItem where a write reads first or answers what a transaction wrote
+	 * (the items a write references), and GetItem where a write reads first or answers what a transaction wrote
 	 * (an update that recomposes index keys, a list or an idempotent write). IAM has no action for a transaction
 	 * itself: TransactWriteItems needs the actions of its parts.
 	 */
@@ -138,17 +138,21 @@ public record IamPolicy(String account, String region, List<Statement> statement
 		Map<String, Set<String>> writes = new java.util.TreeMap<>();
 		for (DeclaredMutation mutation : declarations.mutations()) {
 			String table = mutation.entity().table().physicalName();
+			boolean references = false;
+			for (var value : mutation.input().shape().all(DeclaredMutation.InputField.Value.class)) {
+				if (value.references().isPresent() && mutation.kind() != DeclaredMutation.Kind.DELETE) {
+					grant(writes, "ConditionCheckItem", value.references().get().table().physicalName());
+					references = true;
+				}
+			}
 			boolean transaction = mutation.input().many() || mutation.input().idempotencyArgument().isPresent()
-					|| mutation.input().shape().one(DeclaredMutation.InputField.IdempotencyKey.class).isPresent();
+					|| mutation.input().shape().one(DeclaredMutation.InputField.IdempotencyKey.class).isPresent()
+					|| references;
 			switch (mutation.kind()) {
 				case CREATE -> {
 					grant(writes, "PutItem", table);
 					for (var children : mutation.input().shape().all(DeclaredMutation.InputField.Children.class)) {
 						grant(writes, "PutItem", children.entity().table().physicalName());
-					}
-					for (var value : mutation.input().shape().all(DeclaredMutation.InputField.Value.class)) {
-						value.references().ifPresent((referenced) -> grant(writes, "ConditionCheckItem",
-								referenced.table().physicalName()));
 					}
 				}
 				case UPDATE, REPLACE -> {

@@ -80,7 +80,9 @@ public final class Mutations {
 		double before = stats.consumedCapacity();
 		return attempt(mutation, inputs, token, owners, stats, this.clock.millis(), 1).whenComplete((written, failure) -> {
 			if (failure == null) {
-				int items = written.stream().mapToInt((each) -> each.item().isPresent() ? 1 : 0).sum();
+				// A create writes all it was given, children included; other kinds what they found.
+				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
+						: written.stream().mapToInt((each) -> each.item().isPresent() ? 1 : 0).sum();
 				meters.written(items, stats.consumedCapacity() - before);
 			}
 			else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {

@@ -65,7 +65,7 @@ final class Refusals {
 		String item = "%s %s".formatted(entity.name(), entity.node() ? "`" + WritePlanner.id(entity, write.key()) + "`"
 				: "with key " + write.key());
 		if (plan.kind() == Kind.CREATE) {
-			ConflictException exists = new ConflictException("A %s with this key exists already (%s): nothing was written."
+			ConflictException exists = new ConflictException("The %s of this key exists already (%s): nothing was written."
 				.formatted(entity.name(), item), version(entity, stored), part);
 			return plan.generatedKey() ? Refusal.again(exists) : Refusal.fail(exists);
 		}

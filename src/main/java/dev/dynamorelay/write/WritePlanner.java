@@ -125,7 +125,7 @@ final class WritePlanner {
 				generatedKey |= childValues.generatedKey();
 			}
 		}
-		writes.addAll(references(entity, shape, input, values.stored()));
+		writes.addAll(references(entity, shape, input, values.stored(), (name) -> true));
 		return new Plan(mutation, input, writes, item, Optional.empty(), Optional.empty(), generatedKey, Map.of());
 	}
 
@@ -201,13 +201,15 @@ final class WritePlanner {
 
 	/**
 	 * Checks that each referenced item exists, in the same transaction: its key filled from the values of the
-	 * item written (given, generated or the owner filled in) by the names of its key's placeholders.
+	 * item written (given, generated or the owner filled in) by the names of its key's placeholders. Only the
+	 * fields {@code written} says are checked: an update checks what it changes.
 	 */
-	private List<ItemWrite> references(Entity entity, Shape shape, InputValues input, Map<String, AttributeValue> stored) {
+	private List<ItemWrite> references(Entity entity, Shape shape, InputValues input, Map<String, AttributeValue> stored,
+			java.util.function.Predicate<String> written) {
 		List<ItemWrite> checks = new ArrayList<>();
 		for (InputField.Value field : shape.all(InputField.Value.class)) {
 			AttributeValue value = stored.get(field.target().name());
-			if (field.references().isEmpty() || value == null) {
+			if (field.references().isEmpty() || value == null || !written.test(field.target().name())) {
 				continue;
 			}
 			Entity referenced = field.references().get();
@@ -275,8 +277,10 @@ final class WritePlanner {
 			}
 			expressions.exists(entity.table().partitionKey().name(), true);
 			Optional<Long> expected = conditions(mutation, input, owned, expressions);
-			ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
-			return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, read);
+			List<ItemWrite> writes = new ArrayList<>();
+			writes.add(new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions));
+			writes.addAll(references(entity, shape, input, values, changed::containsKey));
+			return new Plan(mutation, input, writes, Map.of(), owned, expected, false, read);
 		});
 	}
 
@@ -322,8 +326,8 @@ final class WritePlanner {
 		}
 		String holder = text(entity.exactly(key, owner));
 		if (!owned.get().identity().equals(holder)) {
-			throw AccessDeniedException.forbidden(("`%s` names a %s of `%s` %s, and the caller is `%s`: a caller that owns "
-					+ "its items writes only its own.").formatted(input.where().isEmpty() ? "The mutation" : input.where(),
+			throw AccessDeniedException.forbidden(("%s names the %s of `%s` %s, and the caller is `%s`: a caller that owns "
+					+ "its items writes only its own.").formatted(input.where().isEmpty() ? "The mutation" : "`" + input.where() + "`",
 							entity.name(), owner.name(), (holder != null) ? "`" + holder + "`" : "(a key that reads back more than one way)",
 							owned.get().identity()));
 		}
@@ -400,6 +404,8 @@ final class WritePlanner {
 		Map<String, AttributeValue> stored = values(entity, shape, input, owners, now, Optional.empty()).stored();
 		Map<String, AttributeValue> key = shape.one(InputField.Id.class).isPresent() ? key(mutation, input)
 				: ItemComposer.key(entity, stored, input.where());
+		// An id names its item, owner and all: it must be the caller's own, as for an update or a delete.
+		ownerNotInKey(entity, key, ownership, input);
 		stored.putAll(keyFields(entity, key));
 		Map<String, AttributeValue> item = ItemComposer.item(entity, stored, input.where());
 		Expressions expressions = new Expressions();
@@ -424,8 +430,10 @@ final class WritePlanner {
 		ownership.ifPresent((owned) -> expressions.ownedOrAbsent(entity.table().partitionKey().name(),
 				owned.field().attribute(), owned.identity()));
 		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
-		ItemWrite write = new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions);
-		return new Plan(mutation, input, List.of(write), Map.of(), ownership, expected, false, Map.of());
+		List<ItemWrite> writes = new ArrayList<>();
+		writes.add(new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions));
+		writes.addAll(references(entity, shape, input, stored, (name) -> true));
+		return new Plan(mutation, input, writes, Map.of(), ownership, expected, false, Map.of());
 	}
 
 	// ---- delete

@@ -53,9 +53,11 @@ class StoreLiveIT extends StoreIntegrationTest {
 		createCustomer(rae);
 		String open = Fixtures.unique("open");
 		String shipped = Fixtures.unique("shipped");
-		String id = createOrder(rae, "o1", open, 5);
 		try (Subscriber opened = new Subscriber(this.port, customer(rae), BY_STATUS, vars("status", open));
 				Subscriber sent = new Subscriber(this.port, customer(rae), BY_STATUS, vars("status", shipped))) {
+			// Created while both listen, so that no change of the creation can still be on its way below.
+			String id = createOrder(rae, "o1", open, 5);
+			assertThat(opened.next(WITHIN)).containsEntry("kind", "ADDED");
 			Http.Answer updated = this.http.post(customer(rae),
 					"mutation($input: UpdateOrderInput!) { updateOrder(input: $input) { status } }",
 					vars("input", Map.of("id", id, "status", shipped))).clean();

@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.declaration.NodeIds;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -234,6 +236,61 @@ class StoreWritesIT extends StoreIntegrationTest {
 		Http.Answer anonymous = this.http.post(null, CREATE_ORDER,
 				vars("input", Map.of("customerId", ivy, "orderId", "o4", "total", 1))).clean();
 		assertThat(anonymous.codes()).containsExactly("UNAUTHENTICATED");
+	}
+
+	@Test
+	void aReplaceByIdWritesOnlyTheCallersOwnItem() {
+		String kim = Fixtures.unique("kim");
+		String lou = Fixtures.unique("lou");
+		createCustomer(kim);
+		createCustomer(lou);
+		String rewrite = "mutation($input: RewriteOrderInput!) { rewriteOrder(input: $input) { customerId orderId total } }";
+		String lous = createOrder(lou, "o1", "open", 7);
+		Http.Answer foreign = this.http.post(customer(kim), rewrite, vars("input", Map.of("id", lous, "total", 1))).clean();
+		assertThat(foreign.codes()).containsExactly("FORBIDDEN");
+		assertThat(stored("CUSTOMER#" + lou, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("7"));
+
+		// An id is plain text: one made up for an order of another customer that does not exist yet.
+		String forged = NodeIds.encode(this.declarations.entity("Order"), Map.of("PK", AttributeValue.fromS("CUSTOMER#" + lou), "SK",
+				AttributeValue.fromS("ORDER#o9")));
+		Http.Answer planted = this.http.post(customer(kim), rewrite, vars("input", Map.of("id", forged, "total", 1))).clean();
+		assertThat(planted.codes()).containsExactly("FORBIDDEN");
+		assertThat(stored("CUSTOMER#" + lou, "ORDER#o9")).isEmpty();
+
+		String kims = createOrder(kim, "o1", "open", 7);
+		Http.Answer own = this.http.post(customer(kim), rewrite, vars("input", Map.of("id", kims, "total", 2))).clean();
+		assertThat(own.errors()).isEmpty();
+		assertThat(own.at("data", "rewriteOrder", "total")).isEqualTo(2.0);
+	}
+
+	@Test
+	void anUpdateChecksTheItemsItsNewValuesReference() {
+		String max = Fixtures.unique("max");
+		createCustomer(max);
+		String sku = Fixtures.unique("sku");
+		Http.Answer product = this.http.post(customer(max), "mutation($input: CreateProductInput!) { "
+				+ "createProduct(input: $input) { sku } }", vars("input", Map.of("sku", sku, "name", "Lamp"))).clean();
+		assertThat(product.errors()).isEmpty();
+		String orderId = Fixtures.unique("ord");
+		Http.Answer order = this.http.post(customer(max), CREATE_ORDER, vars("input", Map.of("orderId", orderId,
+				"total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1))))).clean();
+		assertThat(order.errors()).isEmpty();
+		String line = NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK", AttributeValue.fromS("ORDER#" + orderId), "SK",
+				AttributeValue.fromS("LINE#1")));
+		String update = "mutation($input: UpdateLineInput!) { updateLine(input: $input) { sku quantity } }";
+
+		Http.Answer missing = this.http.post(customer(max), update, vars("input", Map.of("id", line, "sku", "no-such")))
+			.clean();
+		assertThat(missing.codes()).containsExactly("NOT_FOUND");
+		assertThat(stored("ORDER#" + orderId, "LINE#1")).containsEntry("sku", AttributeValue.fromS("A"));
+
+		Http.Answer moved = this.http.post(customer(max), update, vars("input", Map.of("id", line, "sku", sku))).clean();
+		assertThat(moved.errors()).isEmpty();
+		assertThat(moved.at("data", "updateLine", "sku")).isEqualTo(sku);
+		Http.Answer quantity = this.http.post(customer(max), update, vars("input", Map.of("id", line, "quantity", 3)))
+			.clean();
+		assertThat(quantity.errors()).as("a value it does not change is not checked again").isEmpty();
+		assertThat(stored("ORDER#" + orderId, "LINE#1")).containsEntry("quantity", AttributeValue.fromN("3"));
 	}
 
 	@Test
