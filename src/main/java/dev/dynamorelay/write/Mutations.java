@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -41,6 +43,16 @@ public final class Mutations {
 	private final Clock clock;
 
 	private final WriteMeters.Source meters;
+
+	/**
+	 * The time each idempotency key was first seen with, for as long as DynamoDB remembers a key (ten minutes):
+	 * a retry generates the time its first call did. Per process: a retry that reaches another instance
+	 * generates its own time.
+	 */
+	private final Cache<String, Long> firstSeen = Caffeine.newBuilder()
+		.expireAfterWrite(Duration.ofMinutes(10))
+		.maximumSize(100_000)
+		.build();
 
 	public Mutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, Duration timeout, Clock clock,
 			WriteMeters.Source meters) {
@@ -78,7 +90,9 @@ public final class Mutations {
 		WriteMeters meters = this.meters.mutation(mutation.name());
 		// Mutation fields run one after another: what the request consumed meanwhile is this mutation's.
 		double before = stats.consumedCapacity();
-		return attempt(mutation, inputs, token, owners, stats, this.clock.millis(), 1).whenComplete((written, failure) -> {
+		Generation now = new Generation(token.map((key) -> this.firstSeen.get(mutation.name() + '\n' + key,
+				(ignored) -> this.clock.millis())).orElseGet(this.clock::millis), token.map((key) -> mutation.name() + '\n' + key));
+		return attempt(mutation, inputs, token, owners, stats, now, 1).whenComplete((written, failure) -> {
 			if (failure == null) {
 				// A create writes all it was given, children included; other kinds what they found.
 				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
@@ -92,7 +106,7 @@ public final class Mutations {
 	}
 
 	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,
-			Optional<String> token, Ownership.Owners owners, ReadStats stats, long now, int attempt) {
+			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt) {
 		List<CompletableFuture<WritePlanner.Plan>> planned = new ArrayList<>(inputs.size());
 		try {
 			for (InputValues input : inputs) {
@@ -106,7 +120,7 @@ public final class Mutations {
 			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats))
 			.thenCompose((sent) -> {
 				if (sent.refusal().isPresent() && sent.refusal().get().retry() && attempt < ATTEMPTS) {
-					return attempt(mutation, inputs, token, owners, stats, now + 1, attempt + 1);
+					return attempt(mutation, inputs, token, owners, stats, now.next(), attempt + 1);
 				}
 				if (sent.refusal().isPresent()) {
 					return CompletableFuture.failedFuture(sent.refusal().get().failure().orElseThrow());

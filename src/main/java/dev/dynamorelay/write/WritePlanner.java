@@ -1,6 +1,5 @@
 package dev.dynamorelay.write;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -8,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -88,7 +86,7 @@ final class WritePlanner {
 	}
 
 	/** The plan of one input object; an update that recomposes index keys reads what it lacks first. */
-	CompletableFuture<Plan> plan(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now,
+	CompletableFuture<Plan> plan(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, Generation now,
 			ReadStats stats) {
 		return switch (mutation.kind()) {
 			case CREATE -> CompletableFuture.completedFuture(create(mutation, input, owners, now));
@@ -100,7 +98,7 @@ final class WritePlanner {
 
 	// ---- create
 
-	private Plan create(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now) {
+	private Plan create(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, Generation now) {
 		Entity entity = mutation.entity();
 		Shape shape = mutation.input().shape();
 		Values values = values(entity, shape, input, owners, now, Optional.empty());
@@ -133,7 +131,7 @@ final class WritePlanner {
 	 * The values an input object gives an item of {@code entity}: as given, generated where left out, the
 	 * owner filled in (or checked), and the parent's values for a child's fields it leaves out.
 	 */
-	private Values values(Entity entity, Shape shape, InputValues input, Ownership.Owners owners, long now,
+	private Values values(Entity entity, Shape shape, InputValues input, Ownership.Owners owners, Generation now,
 			Optional<Parent> parent) {
 		Map<String, AttributeValue> stored = new LinkedHashMap<>();
 		boolean generatedKey = false;
@@ -193,9 +191,8 @@ final class WritePlanner {
 	private record Values(Map<String, AttributeValue> stored, boolean generatedKey) {
 	}
 
-	private static AttributeValue generate(InputField.Value field, InputValues input, long now) {
-		Object value = (field.generated().get() == Generated.NOW) ? Instant.ofEpochMilli(now).toString()
-				: UUID.randomUUID().toString();
+	private static AttributeValue generate(InputField.Value field, InputValues input, Generation now) {
+		Object value = (field.generated().get() == Generated.NOW) ? now.time() : now.uuid(input.path(field.name()));
 		return InputValues.write(field.target().type(), input.path(field.name()), value);
 	}
 
@@ -397,7 +394,7 @@ final class WritePlanner {
 
 	// ---- replace
 
-	private Plan replace(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, long now) {
+	private Plan replace(DeclaredMutation mutation, InputValues input, Ownership.Owners owners, Generation now) {
 		Entity entity = mutation.entity();
 		Shape shape = mutation.input().shape();
 		Optional<Ownership> ownership = owners.of(entity);

@@ -210,6 +210,21 @@ class StoreWritesIT extends StoreIntegrationTest {
 	}
 
 	@Test
+	void aRetryThatLeavesItsGeneratedTimeOutIsAnsweredAsTheFirstCall() throws Exception {
+		String hugo = Fixtures.unique("hugo");
+		createCustomer(hugo);
+		Map<String, Object> input = Map.of("orderId", "o1", "total", 4, "idempotencyKey", Fixtures.unique("key"));
+		Http.Answer first = this.http.post(customer(hugo), CREATE_ORDER, vars("input", input)).clean();
+		assertThat(first.errors()).isEmpty();
+		Thread.sleep(5); // the clock moves on: the retry must not generate a time of its own
+		Http.Answer retried = this.http.post(customer(hugo), CREATE_ORDER, vars("input", input)).clean();
+		assertThat(retried.errors()).as(retried.body().toString()).isEmpty();
+		assertThat(retried.at("data", "createOrder", "order", "placedAt"))
+			.isEqualTo(first.at("data", "createOrder", "order", "placedAt"));
+		assertThat(stored("CUSTOMER#" + hugo, "ORDER#o1")).containsEntry("version", AttributeValue.fromN("1"));
+	}
+
+	@Test
 	void noCallerWritesAnotherOwnersItemsOrMovesAnItemToAnotherOwner() {
 		String hal = Fixtures.unique("hal");
 		String ivy = Fixtures.unique("ivy");
