@@ -62,6 +62,14 @@ class WebClientsIT extends IntegrationTest {
 					.toList()));
 		expected.put("category", category);
 		expected.put("categoryIds", ids(Direct.byCategory(this.dynamoDb, this.tables.purchases(), category, true)));
+		// The write and live tests make users of their own and write straight to the tables, as any other
+		// writer would: the server's DynamoDB and the tables' names as it serves them.
+		Map<String, Object> dynamoDb = new LinkedHashMap<>();
+		dynamoDb.put("endpoint", dynamoDbEndpoint().toString());
+		dynamoDb.put("region", "us-east-1");
+		dynamoDb.put("usersTable", this.tables.users());
+		dynamoDb.put("purchasesTable", this.tables.purchases());
+		expected.put("dynamodb", dynamoDb);
 		Files.createDirectories(OUT);
 		this.expected = OUT.resolve("fixtures.json").toAbsolutePath();
 		Files.writeString(this.expected, JsonMapper.builder().build().writeValueAsString(expected));
