@@ -52,16 +52,18 @@ export class LiveList {
 
   release() {
     this.holds = Math.max(0, this.holds - 1);
-    if (this.holds === 0 && this.user) {
-      const pending = this.pending.splice(0);
-      for (const apply of pending) apply();
-    }
+    this.#flush();
   }
 
   /** Names the list's User (from the first page) and applies what arrived before it. */
   setUser(user) {
     this.user = user;
-    this.release();
+    this.#flush();
+  }
+
+  #flush() {
+    if (this.holds > 0 || !this.user) return;
+    for (const apply of this.pending.splice(0)) apply();
   }
 
   #run(apply) {
