@@ -3,6 +3,7 @@
 // plain GraphQL over HTTP, and a walk of a connection with no client cache to compare with.
 //
 //   GRAPHQL_URL=http://127.0.0.1:8191/graphql FIXTURES=/path/fixtures.json
+//   (or BASE_URL=http://127.0.0.1:8191, as the browser test has it)
 //
 // FIXTURES (written by WebClientsIT) has, besides what clients.test.mjs reads,
 // "dynamodb": {"endpoint", "region", "usersTable", "purchasesTable"}: the server's DynamoDB and its tables.
@@ -20,10 +21,11 @@ export const MINUTE = 60_000;
 export const TEST_TIMEOUT = 120_000;
 
 function loadSetup() {
-  const url = process.env.GRAPHQL_URL;
+  const base = process.env.BASE_URL?.replace(/\/+$/, '');
+  const url = process.env.GRAPHQL_URL || (base ? `${base}/graphql` : undefined);
   const fixturesPath = process.env.FIXTURES;
   const missing = [];
-  if (!url) missing.push('GRAPHQL_URL (full URL of the server\'s /graphql, e.g. http://127.0.0.1:8191/graphql)');
+  if (!url) missing.push('GRAPHQL_URL (full URL of the server\'s /graphql, e.g. http://127.0.0.1:8191/graphql) or BASE_URL');
   if (!fixturesPath) missing.push('FIXTURES (path of the JSON file written by the Java test)');
   if (missing.length) return { error: new Error(`Missing environment variable(s): ${missing.join('; ')}`) };
   let fixtures;
