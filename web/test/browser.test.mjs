@@ -329,6 +329,32 @@ test('GraphiQL: loads offline from the server, runs the default query, shows edg
 // ---------------------------------------------------------------------------------------------
 // The page kept live: writes through its form and buttons, and writes straight to the table.
 
+/** Whether a row with this product shows within `timeout` ms. */
+function showsProduct(page, product, timeout) {
+  return page.waitForFunction(
+    (name) => [...document.querySelectorAll('#purchase-list .purchase-product')].some((item) => item.textContent === name),
+    product, { timeout }).then(() => true, () => false);
+}
+
+/**
+ * Waits until the page's subscription runs: the socket is up once #live says so, and the server starts
+ * the subscription on it a moment later. Until a purchase written straight to the table shows, another
+ * is written; then they all leave the table (and the list) again.
+ */
+async function untilLive(page, userId) {
+  const warmUps = [];
+  for (let attempt = 0; ; attempt++) {
+    assert.ok(attempt < 6, 'no purchase written straight to the table showed on the page');
+    const at = T0 + 2 * MINUTE + 30_000 + attempt;
+    warmUps.push(at);
+    await putPurchase(userId, at, { product: `warm-up ${attempt}`, amount: 5 });
+    if (await showsProduct(page, `warm-up ${attempt}`, 2_500)) break;
+  }
+  for (const at of warmUps) await deletePurchase(userId, at);
+  await page.waitForFunction(() => ![...document.querySelectorAll('#purchase-list .purchase-product')]
+    .some((item) => item.textContent.startsWith('warm-up')), null, { timeout: 3_000 });
+}
+
 /** How soon a purchase written straight to the table must show, once the page's subscription runs. */
 const LIVE_WITHIN = 1_000;
 
@@ -336,8 +362,9 @@ const productsShown = (page) => page.$$eval('#purchase-list > [data-id] .purchas
   (items) => items.map((item) => item.textContent));
 
 /** Opens the page on a user and waits for the first page and the live connection. */
-async function openLive(t, userId, query = '') {
+async function openLive(t, userId, query = '', beforeVisit = async () => {}) {
   const opened = await openPage(t, { width: 1280, height: 860 });
+  await beforeVisit(opened.page);
   await visit(opened.page, `/?user=${encodeURIComponent(userId)}${query}`);
   await opened.page.waitForFunction((id) => document.querySelector('#user-picker')?.value === id, userId);
   await opened.page.locator('#purchase-list > [data-id]').first().waitFor();
@@ -446,25 +473,11 @@ test('live page: a purchase written straight to the table shows at its place wit
   const { page, context, pageErrors, assertNoForeignRequests, assertNoPageFetchedTwice } = await openLive(t, userId);
   try {
     const before = await listIds(page);
-    const shows = (product, timeout) => page.waitForFunction(
-      (name) => [...document.querySelectorAll('#purchase-list .purchase-product')].some((item) => item.textContent === name),
-      product, { timeout }).then(() => true, () => false);
-
-    // The socket is up; the subscription starts on it a moment later. Until a write shows, write again.
-    const warmUps = [];
-    for (let attempt = 0; ; attempt++) {
-      assert.ok(attempt < 6, 'no purchase written straight to the table showed on the page');
-      const at = T0 + 2 * MINUTE + 30_000 + attempt;
-      warmUps.push(at);
-      await putPurchase(userId, at, { product: `warm-up ${attempt}`, amount: 5 });
-      if (await shows(`warm-up ${attempt}`, 2_500)) break;
-    }
-    for (const at of warmUps) await deletePurchase(userId, at);
-    await page.waitForFunction(() => ![...document.querySelectorAll('#purchase-list .purchase-product')]
-      .some((item) => item.textContent.startsWith('warm-up')), null, { timeout: LIVE_WITHIN * 3 });
+    await untilLive(page, userId);
     assert.deepStrictEqual(await listIds(page), before);
 
     // Between the 6th and 7th purchase.
+    const shows = (product, timeout) => showsProduct(page, product, timeout);
     let started = Date.now();
     await putPurchase(userId, T0 + 5 * MINUTE + 30_000, { product: 'Written elsewhere', category: 'direct', amount: 12 });
     assert.ok(await shows('Written elsewhere', LIVE_WITHIN), `not shown within ${LIVE_WITHIN} ms of its PutItem`);
@@ -492,6 +505,48 @@ test('live page: a purchase written straight to the table shows at its place wit
     await assertWholeList(page, userId, 'ASC', 'scrolled to the end after a direct write');
     await assertSameDocument(page);
     assertNoPageFetchedTwice();
+    assert.deepStrictEqual(pageErrors.map(String), [], 'uncaught errors on the page');
+    assertNoForeignRequests();
+  } finally {
+    await context.close();
+  }
+});
+
+test('live page: a dropped live connection starts again after the last change it saw: a purchase written meanwhile shows in place', { timeout: TEST_TIMEOUT }, async (t) => {
+  const { baseUrl } = requireSetup();
+  const userId = await newUser('page-resume', 30);
+  // The page's WebSocket goes through here: it can be dropped (as a server restart does, 1012) and
+  // kept from reconnecting for a while.
+  const routes = [];
+  let refusing = false;
+  const { page, context, pageErrors, assertNoForeignRequests } = await openLive(t, userId, '', (opened) => opened.routeWebSocket(
+    `${baseUrl.replace(/^http/, 'ws')}/graphql`, (route) => {
+      if (refusing) {
+        route.close({ code: 1013, reason: 'Try Again Later' });
+        return;
+      }
+      route.connectToServer();
+      routes.push(route);
+    }));
+  try {
+    await untilLive(page, userId);
+    const before = await listIds(page);
+
+    refusing = true;
+    await routes.at(-1).close({ code: 1012, reason: 'Service Restart' });
+    await page.locator('#live[data-state="reconnecting"]').waitFor();
+    await putPurchase(userId, T0 + 3 * MINUTE + 30_000, { product: 'Written while away', amount: 8 });
+    await page.waitForTimeout(1_000);
+    assert.equal(await showsProduct(page, 'Written while away', 10), false, 'shown while the page had no connection');
+    refusing = false;
+
+    const started = Date.now();
+    assert.ok(await showsProduct(page, 'Written while away', 20_000), 'the change made while the connection was down never showed');
+    t.diagnostic(`shown ${Date.now() - started} ms after reconnecting was allowed (${routes.length} connections)`);
+    assert.equal((await productsShown(page))[4], 'Written while away', 'shown at its place');
+    assert.equal((await listIds(page)).length, before.length + 1);
+    await page.locator('#live[data-state="live"]').waitFor();
+    await assertSameDocument(page);
     assert.deepStrictEqual(pageErrors.map(String), [], 'uncaught errors on the page');
     assertNoForeignRequests();
   } finally {
