@@ -1,4 +1,4 @@
-// The Relay operations of the client tests (test/relay.test.mjs), compiled by relay-compiler into
+// The Relay operations of the client tests (test/writes.test.mjs, test/live.test.mjs), compiled into
 // relay/__generated__/ (`npm run relay`; build output, not committed). Nothing imports this file: with
 // no Babel plugin, the tests import the generated artifacts themselves.
 import { graphql } from 'relay-runtime';
