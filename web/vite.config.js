@@ -33,6 +33,6 @@ export default defineConfig({
   worker: { format: 'es' },
   server: {
     // `npm run dev` against a server started on another port, e.g. DEV_GRAPHQL_ORIGIN=http://127.0.0.1:8191
-    proxy: { '/graphql': process.env.DEV_GRAPHQL_ORIGIN || 'http://127.0.0.1:8191' },
+    proxy: { '/graphql': { target: process.env.DEV_GRAPHQL_ORIGIN || 'http://127.0.0.1:8191', ws: true } },
   },
 });

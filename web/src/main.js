@@ -1,23 +1,45 @@
-// Infinite scroll over one user's purchases, with Apollo Client 4 and relayStylePagination().
+// Infinite scroll over one user's purchases, with Apollo Client 4 and relayStylePagination(), kept
+// live: a purchase added or deleted here, or written anywhere else (straight to the table included),
+// shows at its place or leaves the list without a refetch.
 //
 // The list is always rendered from the *merged* connection in Apollo's cache, never from the
 // page that just arrived, so an item can never be shown twice. The next page is fetched when the
-// sentinel below the list scrolls into view (IntersectionObserver).
+// sentinel below the list scrolls into view (IntersectionObserver). addPurchase's purchaseEdge,
+// removePurchase's deletedId and the changes of purchaseChanges (over graphql-ws) go into that same
+// merged list through LiveList (src/live-list.js), which places each edge and deduplicates by node.
 import {
   ApolloClient,
+  ApolloLink,
   CombinedGraphQLErrors,
   HttpLink,
   InMemoryCache,
   ServerError,
   gql,
 } from '@apollo/client';
+import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { relayStylePagination } from '@apollo/client/utilities';
+import { OperationTypeNode } from 'graphql';
+import { createClient } from 'graphql-ws';
+import { LiveList } from './live-list.js';
 import './style.css';
 
 const PAGE_SIZE = 20;
 
+// Subscriptions over WebSocket (graphql-transport-ws) on the same origin and path; queries and
+// mutations over HTTP. The client makes no retries of its own: a dropped subscription is started
+// again by startLive() with `after` = the last eventId seen, so that no change is lost in between
+// (graphql-ws's own retries would send the subscription again as it was first sent).
+const wsClient = createClient({
+  url: `${location.origin.replace(/^http/, 'ws')}/graphql`,
+  retryAttempts: 0,
+});
+
 const client = new ApolloClient({
-  link: new HttpLink({ uri: '/graphql' }),
+  link: ApolloLink.split(
+    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
+    new GraphQLWsLink(wsClient),
+    new HttpLink({ uri: '/graphql' }),
+  ),
   cache: new InMemoryCache({
     typePolicies: {
       User: {
@@ -39,6 +61,12 @@ const USERS = gql`
   }
 `;
 
+// The fields of a row: the list, the mutations and the changes all select them, so that a node they
+// bring is as whole in the cache as one a page brought (a missing field would make Apollo refetch).
+const PURCHASE_ROW = gql`
+  fragment PurchaseRow on Purchase { id purchasedAt product category amount }
+`;
+
 // totalCount costs a Select=COUNT on the server: ask for it on the first page only. The merge
 // function keeps it (an "extra" field of the connection) when later pages come without it.
 const PURCHASES = gql`
@@ -52,12 +80,43 @@ const PURCHASES = gql`
         totalCount @include(if: $withTotal)
         edges {
           cursor
-          node { id purchasedAt product category amount }
+          node { ...PurchaseRow }
         }
         pageInfo { hasNextPage endCursor }
       }
     }
   }
+  ${PURCHASE_ROW}
+`;
+
+// The new purchase as an edge of the list shown: purchaseEdge takes the list's own minAmount and
+// order, so its cursor is one of that list (null when the purchase is not in it).
+const ADD_PURCHASE = gql`
+  mutation AddPurchase($input: AddPurchaseInput!, $minAmount: Float, $order: SortOrder) {
+    addPurchase(input: $input) {
+      purchaseEdge(minAmount: $minAmount, order: $order) { cursor node { ...PurchaseRow } }
+    }
+  }
+  ${PURCHASE_ROW}
+`;
+
+const REMOVE_PURCHASE = gql`
+  mutation RemovePurchase($input: RemovePurchaseInput!) {
+    removePurchase(input: $input) { deletedId }
+  }
+`;
+
+// The list's changes, whoever writes: judged on User.purchases(minAmount:) in its default order.
+const PURCHASE_CHANGES = gql`
+  subscription PurchaseChanges($userId: String!, $minAmount: Float, $after: String) {
+    purchaseChanges(userId: $userId, minAmount: $minAmount, after: $after) {
+      kind
+      deletedId
+      eventId
+      edge { cursor node { ...PurchaseRow } }
+    }
+  }
+  ${PURCHASE_ROW}
 `;
 
 const $ = (selector) => document.querySelector(selector);
@@ -68,6 +127,10 @@ const list = $('#purchase-list');
 const sentinel = $('#sentinel');
 const statusEl = $('#status');
 const retryButton = $('#retry');
+const liveEl = $('#live');
+const addForm = $('#add-form');
+const addSubmit = $('#add-submit');
+const writeStatusEl = $('#write-status');
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -124,10 +187,16 @@ function formatInstant(iso) {
   return m ? `${m[1]} ${m[2]} UTC` : String(iso ?? '');
 }
 
+/** What a row shows: a row whose node changed (an UPDATED change) is drawn again. */
+function rowSignature(node) {
+  return JSON.stringify([node.purchasedAt, node.product, node.category, node.amount]);
+}
+
 function renderItem(node) {
   const li = document.createElement('li');
   li.className = 'purchase';
   li.dataset.id = node.id;
+  li.dataset.signature = rowSignature(node);
 
   const main = document.createElement('div');
   main.className = 'purchase-main';
@@ -148,29 +217,44 @@ function renderItem(node) {
   amount.className = 'purchase-amount';
   amount.textContent = node.amount == null ? '—' : money.format(node.amount);
 
-  li.append(main, category, amount);
+  const remove = document.createElement('button');
+  remove.type = 'button';
+  remove.className = 'purchase-delete';
+  remove.textContent = 'Delete';
+  remove.setAttribute('aria-label', `Delete ${node.product ?? 'purchase'}`);
+
+  li.append(main, category, amount, remove);
   return li;
 }
 
-/** Keyed, append-friendly render of the merged edges; each node id appears at most once. */
+/**
+ * Keyed render of the merged edges: rows are kept, moved, drawn again when their node changed, or
+ * removed, so that an insert in the middle leaves the rows around it (and the scroll position) alone.
+ * Each node id appears at most once.
+ */
 function renderList(edges) {
-  const children = list.children;
+  const rows = new Map([...list.children].map((li) => [li.dataset.id, li]));
   const seen = new Set();
-  let kept = 0;
-  while (kept < children.length && kept < edges.length
-         && children[kept].dataset.id === edges[kept].node.id && !seen.has(edges[kept].node.id)) {
-    seen.add(edges[kept].node.id);
-    kept++;
-  }
-  while (children.length > kept) list.lastElementChild.remove();
-  const fragment = document.createDocumentFragment();
-  for (let i = kept; i < edges.length; i++) {
-    const node = edges[i].node;
+  let next = list.firstElementChild;
+  for (const { node } of edges) {
     if (seen.has(node.id)) continue;
     seen.add(node.id);
-    fragment.append(renderItem(node));
+    let li = rows.get(node.id);
+    if (li && li.dataset.signature !== rowSignature(node)) {
+      const fresh = renderItem(node);
+      if (next === li) next = fresh;
+      li.replaceWith(fresh);
+      li = fresh;
+    }
+    li ??= renderItem(node);
+    if (li === next) next = next.nextElementSibling;
+    else list.insertBefore(li, next);
   }
-  list.append(fragment);
+  while (next) {
+    const after = next.nextElementSibling;
+    next.remove();
+    next = after;
+  }
   $('#shown').textContent = String(list.children.length);
 }
 
@@ -210,6 +294,9 @@ function onResult(s, result) {
   }
   s.conn = user.purchases;
   s.loading = s.loadingMore;
+  // The list is in the cache now: what was written meanwhile goes into it.
+  if (!s.list.user) s.list.setUser(client.cache.identify(user));
+  addSubmit.disabled = false;
   renderSummary(user, s.conn, s.variables.minAmount);
   renderList(s.conn.edges);
   refreshStatus(s);
@@ -228,6 +315,8 @@ async function loadMore(s) {
   s.loadingMore = true;
   s.loading = true;
   refreshStatus(s);
+  // Changes wait for the page: it may have been read before they were written.
+  s.list.hold();
   try {
     const result = await s.obs.fetchMore({ variables: { after, withTotal: false } });
     if (result?.error) throw result.error;
@@ -237,6 +326,8 @@ async function loadMore(s) {
     s.loading = false;
     showError(s, error, () => loadMore(s));
     return;
+  } finally {
+    s.list.release();
   }
   s.loadingMore = false;
   s.loading = false;
@@ -262,21 +353,37 @@ function currentFilters() {
   return { userId: picker.value, minAmount, order: orderSelect.value || 'ASC' };
 }
 
+function stop(s) {
+  s.sub.unsubscribe();
+  stopLive(s);
+  // The list was kept current only while it was shown: shown again, it is read again.
+  if (s.list.user) {
+    client.cache.evict({ id: s.list.user, fieldName: 'purchases', args: s.list.args });
+    client.cache.gc();
+  }
+}
+
 function start() {
   const { userId, minAmount, order } = currentFilters();
   if (session) {
-    session.sub.unsubscribe();
+    stop(session);
     session = null;
   }
   list.replaceChildren();
   $('#shown').textContent = '0';
-  if (!userId) return;
+  addSubmit.disabled = true;
+  if (!userId) {
+    setLive(null, 'off', '');
+    return;
+  }
 
   const variables = { userId, first: PAGE_SIZE, order, withTotal: true };
   if (minAmount !== undefined) variables.minAmount = minAmount;
   const obs = client.watchQuery({ query: PURCHASES, variables, notifyOnNetworkStatusChange: true });
   const s = {
     obs, variables, conn: null, loading: true, loadingMore: false, fetchedAfter: undefined, error: null, retry: null,
+    list: new LiveList(client.cache, { minAmount, order }),
+    live: null, liveTimer: null, liveRetries: 0, lastEventId: undefined,
   };
   session = s;
   renderSummary({ userId, name: picker.selectedOptions[0]?.dataset.name }, null, minAmount);
@@ -285,7 +392,169 @@ function start() {
     next: (result) => onResult(s, result),
     error: (error) => showError(s, error, () => start()),
   });
+  // At once, not after the first page: changes that arrive first wait in s.list for it.
+  startLive(s);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Live changes: purchaseChanges(userId, minAmount) over graphql-ws, into the same merged list.
+
+/** The live line: data-state is connecting | live | reconnecting | off. */
+function setLive(s, state, text) {
+  if (s && s !== session) return;
+  liveEl.dataset.state = state;
+  liveEl.textContent = text ?? { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: '' }[state];
+}
+
+// Errors that another try would only repeat.
+const FATAL_LIVE_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'INVALID_ARGUMENT', 'QUERY_TOO_COMPLEX', 'NOT_FOUND']);
+
+function startLive(s) {
+  if (s !== session) return;
+  s.liveTimer = null;
+  setLive(s, s.liveRetries ? 'reconnecting' : 'connecting');
+  const variables = { userId: s.variables.userId, minAmount: s.variables.minAmount, after: s.lastEventId };
+  let ended = false;
+  const end = (error) => {
+    if (ended) return;
+    ended = true;
+    if (s === session) liveLost(s, error);
+  };
+  s.live = client.subscribe({ query: PURCHASE_CHANGES, variables }).subscribe({
+    next: ({ data, error }) => {
+      if (error) {
+        end(error);
+        return;
+      }
+      const change = data?.purchaseChanges;
+      if (!change || s !== session) return;
+      if (change.eventId) s.lastEventId = change.eventId;
+      s.liveRetries = 0;
+      setLive(s, 'live');
+      s.list.apply(change);
+    },
+    error: end,
+    complete: () => end(new Error('the live connection ended')),
+  });
+}
+
+function stopLive(s) {
+  clearTimeout(s.liveTimer);
+  s.liveTimer = null;
+  s.live?.unsubscribe();
+  s.live = null;
+}
+
+function liveLost(s, error) {
+  stopLive(s);
+  const { code, message } = describeError(error);
+  if (code === 'INVALID_CURSOR') {
+    // The last change seen is no longer in the stream: what happened since is unknown, so the list
+    // is read again.
+    start();
+    return;
+  }
+  if (FATAL_LIVE_CODES.has(code)) {
+    setLive(s, 'off', `Live updates off: ${code}: ${message}`);
+    return;
+  }
+  // Dropped (a restart closes with 1012, a slow reader is dropped with UNAVAILABLE): again after a
+  // growing pause, from the last change seen.
+  const pause = Math.min(30_000, 500 * 2 ** s.liveRetries) + Math.floor(Math.random() * 500);
+  s.liveRetries++;
+  setLive(s, 'reconnecting');
+  s.liveTimer = setTimeout(() => startLive(s), pause);
+}
+
+// The socket is up: the subscription is being started on it (what the server sends then is live).
+wsClient.on('connected', () => {
+  if (session?.live) setLive(session, 'live');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Writes: addPurchase from the form, removePurchase from a row's button. Each answer goes into the
+// list in the update callback; the change the write causes arrives too and finds it there.
+
+function writeStatus(state, text) {
+  writeStatusEl.dataset.state = state;
+  writeStatusEl.textContent = text;
+  writeStatusEl.classList.toggle('is-error', state === 'error');
+}
+
+/** A key that makes a retried submit write once (crypto.randomUUID needs a secure context). */
+function idempotencyKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+addForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const s = session;
+  if (!s?.list.user) return;
+  const product = addForm.elements.product.value.trim();
+  const category = addForm.elements.category.value.trim();
+  const amount = Number(addForm.elements.amount.value);
+  if (!product || !category || addForm.elements.amount.value.trim() === '' || !Number.isFinite(amount)) {
+    writeStatus('error', 'A product, a category and an amount are needed.');
+    return;
+  }
+  addSubmit.disabled = true;
+  writeStatus('busy', `Adding “${product}”…`);
+  let outcome;
+  try {
+    await client.mutate({
+      mutation: ADD_PURCHASE,
+      variables: {
+        input: { userId: s.variables.userId, product, category, amount, idempotencyKey: idempotencyKey() },
+        minAmount: s.variables.minAmount,
+        order: s.variables.order,
+      },
+      update(cache, { data }) {
+        if (s === session) outcome = s.list.add(data?.addPurchase?.purchaseEdge, { own: true });
+      },
+    });
+  } catch (error) {
+    const { message, code } = describeError(error);
+    writeStatus('error', `${code}: ${message}`);
+    return;
+  } finally {
+    addSubmit.disabled = s !== session || !s.list.user;
+  }
+  addForm.elements.product.value = '';
+  writeStatus('done', {
+    ignored: `Added “${product}”: below this list's minimum amount, so not shown.`,
+    later: `Added “${product}”: it shows when the list reaches its place.`,
+  }[outcome] ?? `Added “${product}”.`);
+});
+
+list.addEventListener('click', async (event) => {
+  const button = event.target.closest('button.purchase-delete');
+  const row = button?.closest('li[data-id]');
+  const s = session;
+  if (!row || !s) return;
+  const id = row.dataset.id;
+  const product = row.querySelector('.purchase-product')?.textContent ?? 'the purchase';
+  button.disabled = true;
+  row.dataset.pending = 'true';
+  writeStatus('busy', `Deleting “${product}”…`);
+  try {
+    await client.mutate({
+      mutation: REMOVE_PURCHASE,
+      variables: { input: { id } },
+      update(cache, { data }) {
+        // deletedId is null when the purchase was gone already: out of the list all the same.
+        if (s === session) s.list.remove(data?.removePurchase?.deletedId ?? id, { deleted: true });
+      },
+    });
+  } catch (error) {
+    button.disabled = false;
+    delete row.dataset.pending;
+    const { message, code } = describeError(error);
+    writeStatus('error', `${code}: ${message}`);
+    return;
+  }
+  writeStatus('done', `Deleted “${product}”.`);
+});
 
 retryButton.addEventListener('click', () => {
   const s = session;

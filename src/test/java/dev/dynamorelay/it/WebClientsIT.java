@@ -21,9 +21,10 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs the Node client suite (Apollo Client and urql against this server) and the browser test
- * (playwright-core driving Debian's Chromium) from {@code web/}, against the running server, with
- * fixtures written here and their expected lists read directly from DynamoDB.
+ * Runs the Node client suite (Apollo Client, urql and Relay paging, writing and subscribing against this
+ * server) and the browser test (playwright-core driving Debian's Chromium through the live infinite-scroll
+ * page and GraphiQL) from {@code web/}, against the running server, with fixtures written here and their
+ * expected lists read directly from DynamoDB.
  */
 class WebClientsIT extends IntegrationTest {
 
@@ -62,6 +63,14 @@ class WebClientsIT extends IntegrationTest {
 					.toList()));
 		expected.put("category", category);
 		expected.put("categoryIds", ids(Direct.byCategory(this.dynamoDb, this.tables.purchases(), category, true)));
+		// The write and live tests make users of their own and write straight to the tables, as any other
+		// writer would: the server's DynamoDB and the tables' names as it serves them.
+		Map<String, Object> dynamoDb = new LinkedHashMap<>();
+		dynamoDb.put("endpoint", dynamoDbEndpoint().toString());
+		dynamoDb.put("region", "us-east-1");
+		dynamoDb.put("usersTable", this.tables.users());
+		dynamoDb.put("purchasesTable", this.tables.purchases());
+		expected.put("dynamodb", dynamoDb);
 		Files.createDirectories(OUT);
 		this.expected = OUT.resolve("fixtures.json").toAbsolutePath();
 		Files.writeString(this.expected, JsonMapper.builder().build().writeValueAsString(expected));
@@ -90,6 +99,7 @@ class WebClientsIT extends IntegrationTest {
 		assertThat(exit).as("browser test; see target/web-tests/browser.log").isZero();
 		assertThat(OUT.resolve("screenshots").resolve("infinite-scroll-end.png")).exists();
 		assertThat(OUT.resolve("screenshots").resolve("graphiql.png")).exists();
+		assertThat(OUT.resolve("screenshots").resolve("live-direct-write.png")).exists();
 	}
 
 	private List<String> ids(List<Map<String, AttributeValue>> items) {
