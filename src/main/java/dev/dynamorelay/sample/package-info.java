@@ -1,5 +1,5 @@
 /**
- * The sample served when no schema is configured: its data and the one resolver its declarations
- * cannot express ({@code createPurchase}'s rules), as ordinary Spring GraphQL code.
+ * The sample served when no schema is configured: its data, loaded into empty tables at start, and the calls
+ * that loading makes, for the IAM policy. Its queries, mutations and subscriptions are all declarations.
  */
 package dev.dynamorelay.sample;
