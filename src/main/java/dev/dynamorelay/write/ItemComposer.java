@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -222,6 +223,56 @@ final class ItemComposer {
 	/** Bytes as an attribute value, for values read back from text. */
 	static AttributeValue bytes(byte[] value) {
 		return AttributeValue.fromB(SdkBytes.fromByteArray(value));
+	}
+
+	/** The placeholders of the indexes an update touches whose values it neither gives nor has in the key. */
+	static List<String> unknownPlaceholders(Entity entity, Set<String> changed, Set<String> cleared,
+			Map<String, AttributeValue> known) {
+		Set<String> unknown = new java.util.LinkedHashSet<>();
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			List<String> placeholders = new ArrayList<>();
+			indexKey.partition().ifPresent((template) -> placeholders.addAll(template.placeholders()));
+			indexKey.sort().ifPresent((template) -> placeholders.addAll(template.placeholders()));
+			if (placeholders.stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))
+					|| placeholders.stream().anyMatch(cleared::contains)) {
+				continue;
+			}
+			placeholders.stream().filter((name) -> !known.containsKey(name)).forEach(unknown::add);
+		}
+		return List.copyOf(unknown);
+	}
+
+	/**
+	 * The index key attributes of every index whose templates the update touches: composed again, or removed
+	 * (the item leaves the index) when a template can no longer be filled.
+	 */
+	static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
+			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
+		Map<String, Optional<AttributeValue>> composed = indexKeys(entity, values,
+				input.where().isEmpty() ? "input" : input.where());
+		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
+			List<KeyTemplate> templates = new ArrayList<>();
+			indexKey.partition().ifPresent(templates::add);
+			indexKey.sort().ifPresent(templates::add);
+			boolean touched = templates.stream()
+				.flatMap((template) -> template.placeholders().stream())
+				.anyMatch((name) -> changed.contains(name) || cleared.contains(name));
+			if (!touched) {
+				continue;
+			}
+			List<String> attributes = new ArrayList<>();
+			indexKey.partition().ifPresent((template) -> attributes.add(indexKey.index().partitionKey().name()));
+			indexKey.sort().ifPresent((template) -> attributes.add(indexKey.index().sortKey().orElseThrow().name()));
+			for (String attribute : attributes) {
+				Optional<AttributeValue> value = composed.get(attribute);
+				if (value.isPresent()) {
+					expressions.set(attribute, value.get());
+				}
+				else {
+					expressions.remove(attribute);
+				}
+			}
+		}
 	}
 
 }

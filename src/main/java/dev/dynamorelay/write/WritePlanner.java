@@ -21,7 +21,6 @@ import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
 import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.KeyTemplate;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.InvalidArgumentException;
@@ -249,7 +248,7 @@ final class WritePlanner {
 		owners.of(entity).ifPresent((ownership) -> keepOwner(entity, ownership, changed, cleared, input));
 		Map<String, AttributeValue> known = new LinkedHashMap<>(keyFields(entity, key));
 		known.putAll(changed);
-		List<String> unknown = unknownPlaceholders(entity, changed.keySet(), cleared, known);
+		List<String> unknown = ItemComposer.unknownPlaceholders(entity, changed.keySet(), cleared, known);
 		CompletableFuture<Map<String, AttributeValue>> first = unknown.isEmpty() ? CompletableFuture.completedFuture(Map.of())
 				: this.writer.get(entity.table().physicalName(), key,
 						unknown.stream().map((name) -> entity.fields().get(name).attribute()).toList(), stats);
@@ -266,7 +265,7 @@ final class WritePlanner {
 				expressions.unchanged(field.attribute(), held);
 				read.put(field.attribute(), held);
 			}
-			recompose(entity, changed.keySet(), cleared, values, expressions, input);
+			ItemComposer.recompose(entity, changed.keySet(), cleared, values, expressions, input);
 			entity.version().ifPresent((version) -> expressions.increment(version.attribute()));
 			if (expressions.update().isEmpty()) {
 				throw new InvalidArgumentException("`%s` gives no field to update.".formatted(
@@ -339,56 +338,6 @@ final class WritePlanner {
 		if (cleared.contains(owner) || (given != null && !ownership.identity().equals(text(given)))) {
 			throw AccessDeniedException.forbidden("`%s` would give the %s to another owner: a caller that owns its items "
 				.formatted(input.path(owner), entity.name()) + "keeps them its own.");
-		}
-	}
-
-	/** The placeholders of the indexes an update touches whose values it neither gives nor has in the key. */
-	private static List<String> unknownPlaceholders(Entity entity, Set<String> changed, Set<String> cleared,
-			Map<String, AttributeValue> known) {
-		Set<String> unknown = new java.util.LinkedHashSet<>();
-		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
-			List<String> placeholders = new ArrayList<>();
-			indexKey.partition().ifPresent((template) -> placeholders.addAll(template.placeholders()));
-			indexKey.sort().ifPresent((template) -> placeholders.addAll(template.placeholders()));
-			if (placeholders.stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))
-					|| placeholders.stream().anyMatch(cleared::contains)) {
-				continue;
-			}
-			placeholders.stream().filter((name) -> !known.containsKey(name)).forEach(unknown::add);
-		}
-		return List.copyOf(unknown);
-	}
-
-	/**
-	 * The index key attributes of every index whose templates the update touches: composed again, or removed
-	 * (the item leaves the index) when a template can no longer be filled.
-	 */
-	private static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
-			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
-		Map<String, Optional<AttributeValue>> composed = ItemComposer.indexKeys(entity, values,
-				input.where().isEmpty() ? "input" : input.where());
-		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
-			List<KeyTemplate> templates = new ArrayList<>();
-			indexKey.partition().ifPresent(templates::add);
-			indexKey.sort().ifPresent(templates::add);
-			boolean touched = templates.stream()
-				.flatMap((template) -> template.placeholders().stream())
-				.anyMatch((name) -> changed.contains(name) || cleared.contains(name));
-			if (!touched) {
-				continue;
-			}
-			List<String> attributes = new ArrayList<>();
-			indexKey.partition().ifPresent((template) -> attributes.add(indexKey.index().partitionKey().name()));
-			indexKey.sort().ifPresent((template) -> attributes.add(indexKey.index().sortKey().orElseThrow().name()));
-			for (String attribute : attributes) {
-				Optional<AttributeValue> value = composed.get(attribute);
-				if (value.isPresent()) {
-					expressions.set(attribute, value.get());
-				}
-				else {
-					expressions.remove(attribute);
-				}
-			}
 		}
 	}
 

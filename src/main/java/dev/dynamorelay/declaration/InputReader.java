@@ -1,0 +1,480 @@
+package dev.dynamorelay.declaration;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import graphql.language.Directive;
+import graphql.language.DirectivesContainer;
+import graphql.language.FieldDefinition;
+import graphql.language.InputObjectTypeDefinition;
+import graphql.language.InputValueDefinition;
+import graphql.language.ListType;
+import graphql.language.Node;
+import graphql.language.Type;
+
+import dev.dynamorelay.declaration.DeclaredMutation.Condition;
+import dev.dynamorelay.declaration.DeclaredMutation.Constraint;
+import dev.dynamorelay.declaration.DeclaredMutation.Generated;
+import dev.dynamorelay.declaration.DeclaredMutation.Input;
+import dev.dynamorelay.declaration.DeclaredMutation.InputField;
+import dev.dynamorelay.declaration.DeclaredMutation.Kind;
+import dev.dynamorelay.declaration.DeclaredMutation.Shape;
+import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.pagination.Filter;
+
+import static dev.dynamorelay.declaration.Directives.directive;
+import static dev.dynamorelay.declaration.Directives.enumValue;
+import static dev.dynamorelay.declaration.Directives.string;
+import static dev.dynamorelay.declaration.Directives.typeName;
+import static dev.dynamorelay.declaration.Directives.unwrapNonNull;
+
+/**
+ * Reads where a mutation's values come from: its {@code input} object (or a list of them) or its arguments,
+ * and the role of each input field in the write (a value of the written type, its id, the expected version, a
+ * condition, the idempotency key, the children written with it), each checked against the written type.
+ */
+final class InputReader {
+
+	/** The argument that holds a mutation's input object, by convention (Relay's too). */
+	static final String INPUT = "input";
+
+	/** Relay's field, answered as given. */
+	static final String CLIENT_MUTATION_ID = "clientMutationId";
+
+	private final Reading reading;
+
+	InputReader(Reading reading) {
+		this.reading = reading;
+	}
+
+	Input input(String coordinates, Kind kind, Entity entity, FieldDefinition field) {
+		InputValueDefinition argument = field.getInputValueDefinitions()
+			.stream()
+			.filter((each) -> each.getName().equals(INPUT))
+			.findFirst()
+			.orElse(null);
+		InputObjectTypeDefinition object = (argument != null) ? inputObject(argument.getType()) : null;
+		if (argument != null && object != null) {
+			Optional<String> idempotency = Optional.empty();
+			for (InputValueDefinition other : field.getInputValueDefinitions()) {
+				if (other != argument && directive(other, "idempotencyKey") != null) {
+					if (textOnly("`%s(%s:)`".formatted(coordinates, other.getName()), other, "`@idempotencyKey`")) {
+						idempotency = Optional.of(other.getName());
+					}
+				}
+				else if (other != argument) {
+					this.reading.problem(other, "argument `%s` of `%s` does nothing: the values of a mutation with an `input` "
+						.formatted(other.getName(), coordinates) + "come from it; move the argument into its input type.");
+				}
+			}
+			boolean many = unwrapNonNull(argument.getType()) instanceof ListType;
+			Shape shape = shape(object.getName(), kind, entity, inputFields(object), 0);
+			return (shape != null) ? new Input(Optional.of(INPUT), many, shape, idempotency) : null;
+		}
+		Shape shape = shape(coordinates, kind, entity, field.getInputValueDefinitions(), 0);
+		return (shape != null) ? new Input(Optional.empty(), false, shape, Optional.empty()) : null;
+	}
+
+	private InputObjectTypeDefinition inputObject(Type<?> type) {
+		return this.reading.registry.getType(typeName(type), InputObjectTypeDefinition.class).orElse(null);
+	}
+
+	private List<InputValueDefinition> inputFields(InputObjectTypeDefinition object) {
+		List<InputValueDefinition> fields = new ArrayList<>(object.getInputValueDefinitions());
+		this.reading.registry.inputObjectTypeExtensions()
+			.getOrDefault(object.getName(), List.of())
+			.forEach((extension) -> fields.addAll(extension.getInputValueDefinitions()));
+		return fields;
+	}
+
+	/** The roles of an input object's fields (or a field's arguments) in a write of {@code entity}. */
+	private Shape shape(String typeName, Kind kind, Entity entity, List<InputValueDefinition> fields, int depth) {
+		return shape(typeName, kind, entity, fields, depth, Set.of());
+	}
+
+	/**
+	 * As above, for a child input whose parent input has fields {@code inherited}: the key fields a child leaves
+	 * out are taken from them.
+	 */
+	private Shape shape(String typeName, Kind kind, Entity entity, List<InputValueDefinition> fields, int depth,
+			Set<String> inherited) {
+		int problems = this.reading.problems.size();
+		Map<String, InputField> roles = new LinkedHashMap<>();
+		Set<String> names = Set.copyOf(fields.stream().map(InputValueDefinition::getName).toList());
+		for (InputValueDefinition field : fields) {
+			InputField role = role(typeName, kind, entity, field, depth, names);
+			if (role != null) {
+				roles.put(field.getName(), role);
+			}
+		}
+		Shape shape = new Shape(typeName, roles);
+		checkShape(typeName, kind, entity, shape, fields, inherited);
+		return (this.reading.problems.size() == problems) ? shape : null;
+	}
+
+	private InputField role(String typeName, Kind kind, Entity entity, InputValueDefinition field, int depth,
+			Set<String> siblings) {
+		String where = "`%s.%s`".formatted(typeName, field.getName());
+		Directive children = directive(field, "children");
+		if (children != null) {
+			return children(where, kind, field, children, depth, siblings);
+		}
+		if (directive(field, "idempotencyKey") != null) {
+			return textOnly(where, field, "`@idempotencyKey`") ? new InputField.IdempotencyKey(field.getName()) : null;
+		}
+		if (directive(field, "expectedVersion") != null) {
+			return expectedVersion(where, kind, entity, field);
+		}
+		Directive condition = directive(field, "condition");
+		if (condition != null) {
+			return conditional(where, kind, entity, field, condition);
+		}
+		if (field.getName().equals(CLIENT_MUTATION_ID) && entity.fields().get(CLIENT_MUTATION_ID) == null) {
+			return textOnly(where, field, "`clientMutationId`") ? new InputField.ClientMutationId(field.getName()) : null;
+		}
+		if (field.getName().equals("id") && typeName(field.getType()).equals("ID") && entity.node()) {
+			if (kind == Kind.CREATE) {
+				this.reading.problem(field, ("%s is an `id`, but a create composes the id from the key fields of `%s`: "
+						+ "remove it.").formatted(where, entity.name()));
+				return null;
+			}
+			return new InputField.Id(field.getName());
+		}
+		return value(where, kind, entity, field);
+	}
+
+	private boolean textOnly(String where, InputValueDefinition field, String what) {
+		if (!typeName(field.getType()).equals("String") || unwrapNonNull(field.getType()) instanceof ListType) {
+			this.reading.problem(field, "%s is %s: declare it as a `String`.".formatted(where, what));
+			return false;
+		}
+		return true;
+	}
+
+	private InputField children(String where, Kind kind, InputValueDefinition field, Directive directive, int depth,
+			Set<String> parentFields) {
+		String typeName = string(directive, "type");
+		Entity child = this.reading.entities.get(typeName);
+		InputObjectTypeDefinition object = inputObject(field.getType());
+		if (kind != Kind.CREATE || depth > 0) {
+			this.reading.problem(directive, "%s has `@children`, which creates items with the one a create writes: only "
+				.formatted(where) + "a create's input (not a child's) may have them.");
+			return null;
+		}
+		if (child == null) {
+			this.reading.problem(directive, "%s creates `%s` children, which are stored in no table: give it a `@table`."
+				.formatted(where, typeName));
+			return null;
+		}
+		if (!(unwrapNonNull(field.getType()) instanceof ListType) || object == null) {
+			this.reading.problem(field, "%s has `@children`: declare it as a list of input objects, e.g. `[LineInput!]`."
+				.formatted(where));
+			return null;
+		}
+		Shape shape = shape(object.getName(), Kind.CREATE, child, inputFields(object), depth + 1, parentFields);
+		return (shape != null) ? new InputField.Children(field.getName(), child, shape) : null;
+	}
+
+	private InputField expectedVersion(String where, Kind kind, Entity entity, InputValueDefinition field) {
+		if (entity.version().isEmpty()) {
+			this.reading.problem(field, "%s has `@expectedVersion`, but `%s` has no `@version` field to compare."
+				.formatted(where, entity.name()));
+			return null;
+		}
+		if (kind == Kind.CREATE) {
+			this.reading.problem(field, "%s has `@expectedVersion`, but a create writes an item that does not exist yet."
+				.formatted(where));
+			return null;
+		}
+		if (!Set.of("Int", "Long").contains(typeName(field.getType())) || unwrapNonNull(field.getType()) instanceof ListType) {
+			this.reading.problem(field, "%s has `@expectedVersion`: declare it as an `Int` or `Long`.".formatted(where));
+			return null;
+		}
+		return new InputField.ExpectedVersion(field.getName());
+	}
+
+	private InputField conditional(String where, Kind kind, Entity entity, InputValueDefinition field,
+			Directive directive) {
+		if (kind == Kind.CREATE) {
+			this.reading.problem(directive, "%s has `@condition`, but a create writes an item that does not exist yet."
+				.formatted(where));
+			return null;
+		}
+		if (string(directive, "value") != null) {
+			this.reading.problem(directive, "%s has `@condition` with a `value`: on an input field the client gives the "
+				.formatted(where) + "value; a constant condition belongs on the mutation field.");
+			return null;
+		}
+		Condition condition = condition(where, entity, directive, field.getName(), field.getType(), field);
+		return (condition != null) ? new InputField.Conditional(field.getName(), condition) : null;
+	}
+
+	/** A condition with the type its value is written as: the compared field's, else the input's own. */
+	Condition condition(String where, Entity entity, Directive directive, String defaultAttribute,
+			Type<?> inputType, DirectivesContainer<?> at) {
+		String attribute = Optional.ofNullable(string(directive, "attribute")).orElse(defaultAttribute);
+		if (attribute == null) {
+			this.reading.problem(directive, "%s: `@condition` needs the `attribute` it compares.".formatted(where));
+			return null;
+		}
+		Filter.Op op = Filter.Op.valueOf(enumValue(directive, "op"));
+		boolean list = inputType != null && unwrapNonNull(inputType) instanceof ListType;
+		if ((op == Filter.Op.IN) != list && inputType != null) {
+			this.reading.problem(directive, (op == Filter.Op.IN) ? "%s is IN: declare it as a list, e.g. `[String!]`."
+				.formatted(where) : "%s takes one value; only IN takes a list.".formatted(where));
+			return null;
+		}
+		ValueType type = entity.fieldOf(attribute)
+			.map(AttributeField::type)
+			.or(() -> Optional.ofNullable((inputType != null) ? this.reading.valueType(inputType, at) : null))
+			.orElse(new ValueType.Text());
+		if (type instanceof ValueType.ListOf listOf) {
+			type = listOf.element();
+		}
+		return new Condition(attribute, op, type, Optional.empty());
+	}
+
+	private InputField value(String where, Kind kind, Entity entity, InputValueDefinition field) {
+		AttributeField target = entity.fields().get(field.getName());
+		if (target == null) {
+			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name; rename it, "
+					+ "or remove it.").formatted(where, entity.name()));
+			return null;
+		}
+		if (entity.version().filter((version) -> version == target).isPresent()) {
+			this.reading.problem(field, ("%s writes `%s.%s`, the `@version`, which the server keeps: remove it, or make it "
+					+ "an `@expectedVersion`.").formatted(where, entity.name(), target.name()));
+			return null;
+		}
+		ValueType given = this.reading.valueType(field.getType(), field);
+		if (given == null || !fits(given, target.type())) {
+			this.reading.problem(field, "%s is `%s`, but `%s.%s` stores %s: declare it as %s.".formatted(where,
+					graphql.language.AstPrinter.printAst(field.getType()), entity.name(), target.name(),
+					describe(target.type()), expected(target.type())));
+			return null;
+		}
+		Optional<Generated> generated = generated(where, kind, target, field);
+		Optional<Entity> references = references(where, entity, field);
+		return new InputField.Value(field.getName(), target, generated, constraint(where, target, field), references);
+	}
+
+	/** Whether a value given as {@code given} (the input's GraphQL type) can be stored as {@code target}. */
+	private static boolean fits(ValueType given, ValueType target) {
+		if (target instanceof ValueType.Json) {
+			return true;
+		}
+		if (target instanceof ValueType.ListOf targetList) {
+			return given instanceof ValueType.ListOf givenList && fits(givenList.element(), targetList.element());
+		}
+		if (given instanceof ValueType.ListOf) {
+			return false;
+		}
+		if (target instanceof ValueType.Timestamp) {
+			return given instanceof ValueType.Text;
+		}
+		if (target instanceof ValueType.Number number) {
+			if (!(given instanceof ValueType.Number givenNumber)) {
+				return false;
+			}
+			ValueType.Number.Kind kind = givenNumber.kind();
+			return switch (number.kind()) {
+				case INT -> kind == ValueType.Number.Kind.INT;
+				case LONG -> kind == ValueType.Number.Kind.INT || kind == ValueType.Number.Kind.LONG;
+				default -> true;
+			};
+		}
+		if (target instanceof ValueType.Enumeration enumeration) {
+			return given instanceof ValueType.Enumeration givenEnum && enumeration.values().containsAll(givenEnum.values());
+		}
+		if (target instanceof ValueType.Text) {
+			return given instanceof ValueType.Text || given instanceof ValueType.Enumeration;
+		}
+		return given.getClass() == target.getClass();
+	}
+
+	/** What a stored value is, in a problem's words. */
+	static String describe(ValueType type) {
+		if (type instanceof ValueType.Timestamp) {
+			return "a timestamp";
+		}
+		if (type instanceof ValueType.Number number) {
+			return "a number (" + number.kind().name().toLowerCase(java.util.Locale.ROOT) + ")";
+		}
+		if (type instanceof ValueType.Enumeration) {
+			return "an enum";
+		}
+		if (type instanceof ValueType.Bool) {
+			return "a boolean";
+		}
+		if (type instanceof ValueType.Binary) {
+			return "bytes";
+		}
+		return (type instanceof ValueType.ListOf) ? "a list" : "a string";
+	}
+
+	/** The GraphQL types an input may declare for a stored value. */
+	private static String expected(ValueType type) {
+		if (type instanceof ValueType.Timestamp) {
+			return "a `String` of ISO-8601 instants";
+		}
+		if (type instanceof ValueType.Number number) {
+			return switch (number.kind()) {
+				case INT -> "`Int`";
+				case LONG -> "`Int` or `Long`";
+				default -> "a number (`Int`, `Long`, `Float` or `Decimal`)";
+			};
+		}
+		if (type instanceof ValueType.Enumeration) {
+			return "the same enum";
+		}
+		if (type instanceof ValueType.Bool) {
+			return "`Boolean`";
+		}
+		if (type instanceof ValueType.Binary) {
+			return "`Bytes`";
+		}
+		return (type instanceof ValueType.ListOf) ? "a list of the same" : "`String` or `ID`";
+	}
+
+	private Optional<Generated> generated(String where, Kind kind, AttributeField target, InputValueDefinition field) {
+		Directive directive = directive(field, "generated");
+		if (directive == null) {
+			return Optional.empty();
+		}
+		Generated generated = Generated.valueOf(enumValue(directive, "value"));
+		if (kind != Kind.CREATE && kind != Kind.REPLACE) {
+			this.reading.problem(directive, "%s has `@generated`, which fills in what a create leaves out: an %s does not."
+				.formatted(where, kind.directive()));
+			return Optional.empty();
+		}
+		boolean fits = (generated == Generated.NOW) ? target.type() instanceof ValueType.Timestamp
+				: target.type() instanceof ValueType.Text;
+		if (!fits) {
+			this.reading.problem(directive, "%s is `@generated(value: %s)`, which fills %s; `%s` is not one.".formatted(where,
+					generated, (generated == Generated.NOW) ? "a `@timestamp` field" : "a `String` or `ID` field",
+					target.name()));
+			return Optional.empty();
+		}
+		return Optional.of(generated);
+	}
+
+	private Optional<Entity> references(String where, Entity entity, InputValueDefinition field) {
+		Directive directive = directive(field, "references");
+		if (directive == null) {
+			return Optional.empty();
+		}
+		String typeName = string(directive, "type");
+		Entity referenced = this.reading.entities.get(typeName);
+		if (referenced == null) {
+			this.reading.problem(directive, "%s references `%s`, which is stored in no table: give it a `@table`."
+				.formatted(where, typeName));
+			return Optional.empty();
+		}
+		if (!referenced.keyFields().contains(field.getName())) {
+			this.reading.problem(directive, ("%s references `%s`, whose key has no `{%s}`: the field fills the placeholder "
+					+ "of its name in the key of `%s`.").formatted(where, typeName, field.getName(), typeName));
+			return Optional.empty();
+		}
+		return Optional.of(referenced);
+	}
+
+	private Constraint constraint(String where, AttributeField target, InputValueDefinition field) {
+		Directive directive = directive(field, "constraint");
+		if (directive == null) {
+			return Constraint.NONE;
+		}
+		boolean notBlank = Directives.bool(directive, "notBlank", false);
+		Optional<Integer> maxBytes = integer(directive, "maxBytes");
+		Optional<Double> min = number(directive, "min");
+		Optional<Double> max = number(directive, "max");
+		boolean text = target.type() instanceof ValueType.Text;
+		boolean numeric = target.type() instanceof ValueType.Number;
+		if ((notBlank || maxBytes.isPresent()) && !text) {
+			this.reading.problem(directive, "%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
+				.formatted(where, target.name()));
+		}
+		if ((min.isPresent() || max.isPresent()) && !numeric) {
+			this.reading.problem(directive, "%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
+		}
+		return new Constraint(notBlank, maxBytes, min, max);
+	}
+
+	private static Optional<Integer> integer(Directive directive, String name) {
+		graphql.language.Argument argument = directive.getArgument(name);
+		return (argument != null && argument.getValue() instanceof graphql.language.IntValue value)
+				? Optional.of(value.getValue().intValueExact()) : Optional.empty();
+	}
+
+	private static Optional<Double> number(Directive directive, String name) {
+		graphql.language.Argument argument = directive.getArgument(name);
+		if (argument == null) {
+			return Optional.empty();
+		}
+		if (argument.getValue() instanceof graphql.language.FloatValue value) {
+			return Optional.of(value.getValue().doubleValue());
+		}
+		if (argument.getValue() instanceof graphql.language.IntValue value) {
+			return Optional.of(value.getValue().doubleValue());
+		}
+		return Optional.empty();
+	}
+
+	/** What a whole input must hold for the write: the key of the item, and no key field an update would change. */
+	private void checkShape(String typeName, Kind kind, Entity entity, Shape shape, List<InputValueDefinition> fields,
+			Set<String> inherited) {
+		Node<?> at = fields.isEmpty() ? null : fields.get(0);
+		List<String> keyFields = entity.keyFields();
+		boolean byId = shape.one(InputField.Id.class).isPresent();
+		List<String> missing = keyFields.stream()
+			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name))
+			.toList();
+		switch (kind) {
+			case CREATE, REPLACE -> {
+				if (!missing.isEmpty() && !(kind == Kind.REPLACE && byId)) {
+					problemAt(at, typeName, "`%s` %ss a `%s`, whose key needs %s: add %s to `%s`.".formatted(typeName,
+							kind.directive(), entity.name(), fieldList(keyFields), fieldList(missing), typeName));
+				}
+			}
+			case UPDATE, DELETE -> {
+				if (byId) {
+					List<String> given = keyFields.stream().filter(shape.fields()::containsKey).toList();
+					if (!given.isEmpty()) {
+						problemAt(at, typeName, ("`%s` names the item by `id`, and has key field%s %s, which %s cannot "
+								+ "change: remove %s.").formatted(typeName, (given.size() > 1) ? "s" : "", fieldList(given),
+										(kind == Kind.UPDATE) ? "an update" : "a delete", fieldList(given)));
+					}
+				}
+				else if (!missing.isEmpty()) {
+					problemAt(at, typeName, ("`%s` %ss a `%s` named by an `id: ID` or by its key fields %s: add %s, or an "
+							+ "`id: ID!`.").formatted(typeName, kind.directive(), entity.name(), fieldList(keyFields),
+									fieldList(missing)));
+				}
+			}
+		}
+		if (kind == Kind.DELETE) {
+			for (InputField.Value value : shape.all(InputField.Value.class)) {
+				if (!keyFields.contains(value.name())) {
+					problemAt(fields.stream().filter((f) -> f.getName().equals(value.name())).findFirst().orElse(null),
+							typeName, "`%s.%s` does nothing: a delete writes no values; remove it, or make it a `@condition`."
+								.formatted(typeName, value.name()));
+				}
+			}
+		}
+	}
+
+	private void problemAt(Node<?> at, String typeName, String message) {
+		Node<?> where = (at != null) ? at : this.reading.registry.getType(typeName).orElse(null);
+		this.reading.problem(where, message);
+	}
+
+	static String fieldList(List<String> names) {
+		return String.join(", ", names.stream().map((name) -> "`" + name + "`").toList());
+	}
+
+	// ---- the field's own conditions
+
+}
