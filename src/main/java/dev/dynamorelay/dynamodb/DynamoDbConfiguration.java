@@ -20,6 +20,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -119,17 +120,7 @@ public class DynamoDbConfiguration {
 				.apiCallAttemptTimeout(attempt)
 				// Such as the call latency meters (dev.dynamorelay.metrics), when the server has them.
 				.executionInterceptors(interceptors.orderedStream().toList()));
-		if (endpoint == null) {
-			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
-				.region((properties.region() != null) ? Region.of(properties.region())
-						: DefaultAwsRegionProviderChain.builder().build().getRegion());
-		}
-		else {
-			builder.endpointOverride(endpoint)
-				.region(Region.of((properties.region() != null) ? properties.region() : "us-east-1"))
-				.credentialsProvider(localCredentials());
-		}
-		return builder.build();
+		return at(builder, endpoint, properties).build();
 	}
 
 	/**
@@ -149,17 +140,23 @@ public class DynamoDbConfiguration {
 				.scheduledExecutorService(timer.executor())
 				.apiCallTimeout(properties.timeout())
 				.apiCallAttemptTimeout(properties.timeout().dividedBy(3)));
+		return at(builder, endpoint, properties).build();
+	}
+
+	/**
+	 * A client builder aimed at {@code endpoint} with the configured region: AWS's own endpoint, region and
+	 * credentials chain when null; else that endpoint with local credentials ({@code us-east-1} unless a region
+	 * is configured).
+	 */
+	private static <B extends AwsClientBuilder<B, ?>> B at(B builder, URI endpoint, DynamoDbProperties properties) {
 		if (endpoint == null) {
-			builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
+			return builder.credentialsProvider(DefaultCredentialsProvider.builder().build())
 				.region((properties.region() != null) ? Region.of(properties.region())
 						: DefaultAwsRegionProviderChain.builder().build().getRegion());
 		}
-		else {
-			builder.endpointOverride(endpoint)
-				.region(Region.of((properties.region() != null) ? properties.region() : "us-east-1"))
-				.credentialsProvider(localCredentials());
-		}
-		return builder.build();
+		return builder.endpointOverride(endpoint)
+			.region(Region.of((properties.region() != null) ? properties.region() : "us-east-1"))
+			.credentialsProvider(localCredentials());
 	}
 
 	/** The start's own calls (tables, sample data), with their own patience rather than a request's timeout. */
