@@ -166,6 +166,9 @@ public final class LiveConnections implements AutoCloseable {
 	 * Reads a table's stream again for one resuming subscriber: the shard of its last event from right behind
 	 * it, then the shards that followed, each up to where the live reader stood when it subscribed.
 	 */
+	/** How long a replay waits for its subscriber to take the changes it read again, before handing on more. */
+	private static final java.time.Duration REPLAY_PAUSE = java.time.Duration.ofMillis(20);
+
 	private final class Replay {
 
 		private final StreamReader reader;
@@ -227,7 +230,9 @@ public final class LiveConnections implements AutoCloseable {
 
 		/**
 		 * Reads a shard page by page; completes true when the shard ended before the live reader's place (its
-		 * children follow), false when the live reader's place was reached.
+		 * children follow), false when the live reader's place was reached. Where the live reader has delivered
+		 * nothing of the shard yet (it started at the shard's newest record), its place is the shard's tip: the
+		 * first read that finds nothing more; the subscriber skips the live changes it got here already.
 		 */
 		private CompletableFuture<Boolean> page(String shardId, String iterator) {
 			if (iterator == null) {
@@ -235,30 +240,51 @@ public final class LiveConnections implements AutoCloseable {
 			}
 			BigInteger limit = this.upTo.get(shardId);
 			return LiveConnections.this.streams.getRecords((get) -> get.shardIterator(iterator).limit(1000))
-				.thenCompose((response) -> {
-					for (Record record : response.records()) {
-						BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
-						if (limit != null && sequence.compareTo(limit) > 0) {
-							return CompletableFuture.completedFuture(false);
-						}
-						var change = record.dynamodb();
-						ChangeRecord read = new ChangeRecord(shardId, sequence,
-								change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
-								change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
-								(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
-										: java.time.Instant.now());
-						if (!this.subscriber.replay(read)) {
-							throw new java.util.concurrent.CompletionException(new InvalidCursorException(("More than %d "
-									+ "changes follow the event `after` names: refetch the connection and subscribe again "
-									+ "without `after`.").formatted(LiveConnections.this.settings.buffer())));
-						}
+				.thenCompose((response) -> deliver(shardId, response.records(), 0, limit).thenCompose((passed) -> {
+					if (passed) {
+						return CompletableFuture.completedFuture(false);
 					}
 					if (response.records().isEmpty() && limit != null && response.nextShardIterator() != null) {
 						// Caught up with an open shard: the live reader takes it from here.
 						return CompletableFuture.completedFuture(false);
 					}
 					return page(shardId, response.nextShardIterator());
-				});
+				}));
+		}
+
+		/**
+		 * Hands {@code records} from index {@code from} on to the subscriber, waiting while as many replayed
+		 * changes as its buffer holds wait to be sent: a slow client slows its catching up, and never loses it.
+		 * Completes true once past the live reader's place (or when the subscriber is gone).
+		 */
+		private CompletableFuture<Boolean> deliver(String shardId, List<Record> records, int from, BigInteger limit) {
+			for (int i = from; i < records.size(); i++) {
+				var change = records.get(i).dynamodb();
+				BigInteger sequence = new BigInteger(change.sequenceNumber());
+				if ((limit != null && limit.signum() > 0 && sequence.compareTo(limit) > 0) || this.subscriber.closed()) {
+					return CompletableFuture.completedFuture(true);
+				}
+				ChangeRecord read = new ChangeRecord(shardId, sequence,
+						change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
+						change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
+						(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
+								: java.time.Instant.now());
+				if (!this.subscriber.replay(read)) {
+					int next = i;
+					CompletableFuture<Boolean> later = new CompletableFuture<>();
+					LiveConnections.this.timer.schedule(() -> deliver(shardId, records, next, limit).whenComplete((passed,
+							failure) -> {
+						if (failure != null) {
+							later.completeExceptionally(failure);
+						}
+						else {
+							later.complete(passed);
+						}
+					}), REPLAY_PAUSE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+					return later;
+				}
+			}
+			return CompletableFuture.completedFuture(false);
 		}
 
 		private InvalidCursorException expired() {

@@ -66,23 +66,28 @@ final class LiveSubscriber {
 	}
 
 	/**
-	 * A record read again for a resuming subscriber; false when too many changes wait already (the subscriber
-	 * must refetch instead).
+	 * A record read again for a resuming subscriber; false, and nothing taken, while as many replayed changes
+	 * as the buffer holds wait to be sent (offer it again later).
 	 */
 	boolean replay(ChangeRecord record) {
-		this.replayedUpTo.merge(record.shardId(), record.sequenceNumber(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 		var change = this.query.change(record, this.paginator);
-		if (change.isEmpty()) {
-			return true;
-		}
-		synchronized (this.buffer) {
-			if (this.replayed.size() >= this.buffer.capacity()) {
-				return false;
+		if (change.isPresent()) {
+			synchronized (this.buffer) {
+				if (this.replayed.size() >= this.buffer.capacity()) {
+					return false;
+				}
+				this.replayed.add(change.get());
 			}
-			this.replayed.add(change.get());
 		}
+		this.replayedUpTo.merge(record.shardId(), record.sequenceNumber(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 		drain();
 		return true;
+	}
+
+	/** Whether the subscription ended: failed, or cancelled by its client. */
+	boolean closed() {
+		FluxSink<Change> sink = this.sink;
+		return this.done || (sink != null && sink.isCancelled());
 	}
 
 	/** A record of the subscription's table (and, for a Query, of its partition before or after). */

@@ -121,7 +121,7 @@ final class StreamReader {
 		return this.table;
 	}
 
-	/** The last sequence number delivered from each shard, as of now. */
+	/** The last sequence number delivered from each shard, as of now; zero for a shard delivered nothing yet. */
 	Map<String, BigInteger> positions() {
 		Map<String, BigInteger> positions = new java.util.HashMap<>();
 		this.shards.forEach((id, shard) -> positions.put(id, shard.last));

@@ -1,0 +1,127 @@
+package dev.dynamorelay.it;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.dynamorelay.DynamoRelayApplication;
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Resuming from an event on a DynamoDB of its own: a catch-up longer than a subscriber's buffer arrives whole
+ * and in order, paced by the client; and a server started after the event (a restart, another instance) that
+ * has delivered nothing yet still replays what was written in between.
+ */
+class LiveResumeIT extends IntegrationTest {
+
+	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
+
+	@org.springframework.beans.factory.annotation.Autowired
+	private io.micrometer.core.instrument.MeterRegistry meterRegistry;
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	private static final int BUFFER = 8;
+
+	/** Changes to catch up on: many times the buffer. */
+	private static final int CATCH_UP = 300;
+
+	@DynamicPropertySource
+	static void ownDynamoDb(DynamicPropertyRegistry registry) {
+		registry.add("dynamo-relay.dynamodb.endpoint", () -> DYNAMODB.endpoint().toString());
+		registry.add("dynamo-relay.cursor.secret", () -> "resume-secret");
+		registry.add("dynamo-relay.sample-data.enabled", () -> "false");
+		registry.add("dynamo-relay.live.buffer", () -> Integer.toString(BUFFER));
+	}
+
+	@Override
+	protected URI dynamoDbEndpoint() {
+		return DYNAMODB.endpoint();
+	}
+
+	@AfterAll
+	static void stop() {
+		DYNAMODB.close();
+	}
+
+	@Test
+	void aCatchUpLongerThanTheBufferArrivesWholeAndInOrder() throws Exception {
+		String userId = this.fixtures.buyer("catch-up");
+		long at = 1_760_003_000_000L;
+		String first = firstEvent(this.port, userId, at);
+		List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> purchases = new ArrayList<>();
+		for (int i = 1; i <= CATCH_UP; i++) {
+			purchases.add(Fixtures.purchase(userId, at + i, "books", Integer.toString(i)));
+		}
+		double read = recordsRead();
+		this.fixtures.putPurchases(purchases);
+		// The server has read them all: they lie behind its reader, where only the replay finds them.
+		long until = System.nanoTime() + WITHIN.toNanos();
+		while (recordsRead() < read + CATCH_UP && System.nanoTime() < until) {
+			Thread.sleep(20);
+		}
+		assertThat(recordsRead()).isGreaterThanOrEqualTo(read + CATCH_UP);
+		try (Subscriber resumed = new Subscriber(this.port, null, LiveConnectionsIT.CHANGES,
+				Map.of("userId", userId, "after", first))) {
+			List<Object> amounts = new ArrayList<>();
+			for (int i = 1; i <= CATCH_UP; i++) {
+				amounts.add(amount(resumed.next(WITHIN)));
+			}
+			assertThat(amounts).containsExactlyElementsOf(
+					java.util.stream.IntStream.rangeClosed(1, CATCH_UP).mapToObj((i) -> (Object) (double) i).toList());
+			resumed.nothingFor(Duration.ofSeconds(1));
+		}
+	}
+
+	@Test
+	void aServerThatHasDeliveredNothingYetReplaysWhatWasWrittenSinceTheEvent() throws Exception {
+		String userId = this.fixtures.buyer("restart");
+		long at = 1_760_004_000_000L;
+		String first = firstEvent(this.port, userId, at);
+		this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at + 1, "books", "2")));
+		try (ConfigurableApplicationContext fresh = new SpringApplicationBuilder(DynamoRelayApplication.class)
+			.properties("server.port=0", "dynamo-relay.dynamodb.endpoint=" + DYNAMODB.endpoint(),
+					"dynamo-relay.cursor.secret=resume-secret", "dynamo-relay.sample-data.enabled=false")
+			.run()) {
+			int port = Integer.parseInt(fresh.getEnvironment().getProperty("local.server.port"));
+			try (Subscriber resumed = new Subscriber(port, null, LiveConnectionsIT.CHANGES,
+					Map.of("userId", userId, "after", first))) {
+				assertThat(amount(resumed.next(WITHIN))).isEqualTo(2.0);
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at + 2, "books", "3")));
+				assertThat(amount(resumed.next(WITHIN))).as("then the live changes, once").isEqualTo(3.0);
+				resumed.nothingFor(Duration.ofSeconds(1));
+			}
+		}
+	}
+
+	private double recordsRead() {
+		io.micrometer.core.instrument.Counter counter = this.meterRegistry.find("dynamorelay.live.records.read").counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+	/** Subscribes, writes one purchase at {@code at} and answers its event id. */
+	private String firstEvent(int port, String userId, long at) throws InterruptedException {
+		try (Subscriber subscriber = new Subscriber(port, null, LiveConnectionsIT.CHANGES, Map.of("userId", userId))) {
+			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at, "books", "1")));
+			Map<String, Object> change = subscriber.next(WITHIN);
+			assertThat(amount(change)).isEqualTo(1.0);
+			return (String) change.get("eventId");
+		}
+	}
+
+	private static Object amount(Map<String, Object> change) {
+		return ((Map<?, ?>) ((Map<?, ?>) change.get("edge")).get("node")).get("amount");
+	}
+
+}
