@@ -21,9 +21,9 @@ import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.error.BusyException;
 import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.error.QueryTooComplexException;
-import dev.dynamorelay.error.UnavailableException;
 import dev.dynamorelay.pagination.Paginator;
 
 /**
@@ -87,7 +87,7 @@ public final class LiveConnections implements AutoCloseable {
 	/**
 	 * The changes of {@code query} from now (or from right behind {@code after}) for {@code caller}, until the
 	 * subscriber cancels.
-	 * @throws UnavailableException when the process serves as many subscriptions as it may
+	 * @throws BusyException when the process serves as many subscriptions as it may
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
 	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after) {
@@ -117,9 +117,8 @@ public final class LiveConnections implements AutoCloseable {
 	private void reserve(String caller) {
 		if (this.subscriptions.incrementAndGet() > this.settings.maxSubscriptions()) {
 			this.subscriptions.decrementAndGet();
-			throw new UnavailableException("The server holds %d live subscriptions, the most it serves "
-				.formatted(this.settings.maxSubscriptions()) + "(dynamo-relay.live.max-subscriptions): subscribe again later.",
-					null);
+			throw new BusyException("The server holds %d live subscriptions, the most it serves "
+				.formatted(this.settings.maxSubscriptions()) + "(dynamo-relay.live.max-subscriptions): subscribe again later.");
 		}
 		AtomicInteger own = this.byCaller.computeIfAbsent(caller, (key) -> new AtomicInteger());
 		if (own.incrementAndGet() > this.settings.maxSubscriptionsPerCaller()) {

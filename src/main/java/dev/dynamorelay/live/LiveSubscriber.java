@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import reactor.core.publisher.FluxSink;
 
-import dev.dynamorelay.error.UnavailableException;
+import dev.dynamorelay.error.BusyException;
 import dev.dynamorelay.pagination.Paginator;
 
 /**
@@ -107,9 +107,8 @@ final class LiveSubscriber {
 		}
 		switch (offered) {
 			case MERGED -> this.meters.dropped(this.query.field(), 1);
-			case FULL -> fail(new UnavailableException(("The subscriber fell %d changes behind its connection's writes "
-					+ "and was dropped: subscribe again with `after` set to the last eventId received.").formatted(waiting),
-					null));
+			case FULL -> fail(new BusyException(("The subscriber fell %d changes behind its connection's writes "
+					+ "and was dropped: subscribe again with `after` set to the last eventId received.").formatted(waiting)));
 			default -> drain();
 		}
 	}

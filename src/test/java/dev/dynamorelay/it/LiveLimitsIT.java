@@ -36,9 +36,11 @@ class LiveLimitsIT extends IntegrationTest {
 		try {
 			open.add(subscribed(alice));
 			open.add(subscribed(alice));
-			assertThat(refusal(alice)).isEqualTo("QUERY_TOO_COMPLEX");
+			assertThat(refusal(alice)).startsWith("QUERY_TOO_COMPLEX: This caller holds 2 live subscriptions");
 			open.add(subscribed(bob));
-			assertThat(refusal(carol)).isEqualTo("UNAVAILABLE");
+			assertThat(refusal(carol)).as("the server's own limit, not DynamoDB")
+				.isEqualTo("UNAVAILABLE: The server holds 3 live subscriptions, the most it serves "
+						+ "(dynamo-relay.live.max-subscriptions): subscribe again later.");
 			open.remove(0).close();
 			Thread.sleep(300);
 			open.add(subscribed(carol));
@@ -57,12 +59,12 @@ class LiveLimitsIT extends IntegrationTest {
 		return subscriber;
 	}
 
-	/** The code of the refusal of one more subscription of {@code userId}. */
+	/** The code and message of the refusal of one more subscription of {@code userId}. */
 	private String refusal(String userId) throws InterruptedException {
 		try (Subscriber subscriber = new Subscriber(this.port, Tokens.of(userId), CHANGES, Map.of("u", userId))) {
 			ClientGraphQlResponse response = subscriber.response(Duration.ofSeconds(5));
 			assertThat(response).as("a refusal").isNotNull();
-			return String.valueOf(response.getErrors().get(0).getExtensions().get("code"));
+			return response.getErrors().get(0).getExtensions().get("code") + ": " + response.getErrors().get(0).getMessage();
 		}
 	}
 

@@ -20,7 +20,8 @@ import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.KeyTemplate;
 import dev.dynamorelay.declaration.Table;
-import dev.dynamorelay.error.UnavailableException;
+import dev.dynamorelay.error.BusyException;
+import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.CursorCodec;
@@ -81,7 +82,7 @@ class LiveSubscriberTest {
 		for (int i = 1; i <= 3; i++) {
 			subscriber.offer(inserted("user-1", i, i));
 		}
-		assertThat(recorder.failure.get()).isInstanceOf(UnavailableException.class)
+		assertThat(recorder.failure.get()).isInstanceOfSatisfying(BusyException.class, (busy) -> assertThat(busy.code()).isEqualTo(ErrorCode.UNAVAILABLE))
 			.hasMessageContaining("fell 2 changes behind")
 			.hasMessageContaining("after");
 		subscriber.offer(inserted("user-1", 9, 9));

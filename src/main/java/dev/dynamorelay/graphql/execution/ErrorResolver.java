@@ -14,6 +14,7 @@ import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
+import dev.dynamorelay.error.UnavailableException;
 import dev.dynamorelay.request.RequestScope;
 import dev.dynamorelay.web.RequestIdFilter;
 
@@ -46,7 +47,7 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 
 	private GraphQLError resolve(Throwable failure, DataFetchingEnvironment environment) {
 		Throwable cause = DynamoDbFailures.unwrap(failure);
-		if (cause instanceof ApiException api && api.code() != ErrorCode.UNAVAILABLE) {
+		if (cause instanceof ApiException api && !(api instanceof UnavailableException)) {
 			return GraphQlErrors.of(environment, api);
 		}
 		if (DynamoDbFailures.isUnavailable(cause)) {
@@ -55,8 +56,10 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 			RequestScope.in(environment.getGraphQlContext())
 				.ifPresentOrElse((scope) -> scope.unavailable().add(path, cause),
 						() -> logger.warn("DynamoDB unavailable for {}: {}", path, cause.toString()));
-			return error(environment, ErrorCode.UNAVAILABLE,
-					"DynamoDB is unavailable or did not answer in time; retry the request later.");
+			// Our own words where we have them (what timed out, that a write was made); the SDK's are for the log.
+			return error(environment, ErrorCode.UNAVAILABLE, (cause instanceof UnavailableException own)
+					? own.getMessage()
+					: "DynamoDB is unavailable or did not answer in time; retry the request later.");
 		}
 		if (cause instanceof BindException) {
 			return error(environment, ErrorCode.INVALID_ARGUMENT, "The arguments could not be read: check their types.");
