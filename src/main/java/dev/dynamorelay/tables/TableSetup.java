@@ -127,12 +127,16 @@ public final class TableSetup {
 			.filter((subscription) -> subscription.connection().definition().table().equals(table.physicalName()))
 			.map((subscription) -> "`" + subscription.name() + "`")
 			.collect(java.util.stream.Collectors.joining(", "));
-		problems.add(new Problem(table.location(), ("table `%s` has %s, and %s keep%s it live from a stream of new and old "
-				+ "images: enable one (aws dynamodb update-table --table-name %s --stream-specification "
-				+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES; a stream of another view type must be disabled "
-				+ "first), or start with dynamo-relay.tables.create=true to have it enabled.").formatted(table.physicalName(),
-						enabled ? "a stream of " + stream.streamViewType() : "no stream", fields,
-						fields.contains(",") ? "" : "s", table.physicalName())));
+		// A stream of another view type is never replaced here: others may read it, and a new one has a new ARN.
+		String fix = enabled ? ("disable it and enable one of new and old images (aws dynamodb update-table --table-name "
+				+ "%s --stream-specification StreamEnabled=false, then StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES; "
+				+ "whoever reads the present stream then reads the new one)").formatted(table.physicalName())
+				: ("enable one (aws dynamodb update-table --table-name %s --stream-specification "
+						+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES), or start with "
+						+ "dynamo-relay.tables.create=true to have it enabled").formatted(table.physicalName());
+		problems.add(new Problem(table.location(), "table `%s` has %s, and %s keep%s it live from a stream of new and old images: %s."
+			.formatted(table.physicalName(), enabled ? "a stream of " + stream.streamViewType() : "no stream", fields,
+					fields.contains(",") ? "" : "s", fix)));
 	}
 
 	private static StreamSpecification newAndOldImages() {

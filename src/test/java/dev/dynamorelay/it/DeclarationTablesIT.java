@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
@@ -138,6 +139,31 @@ class DeclarationTablesIT {
 			}
 			""";
 
+	/** A connection kept live: its table needs a stream of new and old images. */
+	private static final String LIVE = """
+			type Query {
+			  node(id: ID!): Node
+			}
+
+			type Note implements Node
+			  @table(name: "Notes", partitionKey: "bookId", sortKey: "noteId") {
+			  id: ID!
+			  bookId: String!
+			  noteId: String!
+			  notes(first: Int, after: String, last: Int, before: String): NoteConnection! @query(partitionKey: "{bookId}")
+			}
+
+			type NoteChange {
+			  kind: ChangeKind!
+			  edge: NoteEdge
+			  deletedId: ID
+			}
+
+			type Subscription {
+			  noteChanges(bookId: String!): NoteChange! @live(connection: "Note.notes")
+			}
+			""";
+
 	@TempDir
 	Path dir;
 
@@ -233,6 +259,38 @@ class DeclarationTablesIT {
 						+ "`ByStatus`: create it, or start with dynamo-relay.tables.create=true to have it added."));
 		assertThat(this.dynamoDb.listTables().tableNames()).containsExactly("Orders");
 		assertThat(describe("Orders").globalSecondaryIndexes()).isEmpty();
+	}
+
+	@Test
+	void aLiveConnectionsTableNeedsAStreamOfNewAndOldImages() throws IOException {
+		this.dynamoDb.createTable(table("Notes", key("bookId", ScalarAttributeType.S), key("noteId", ScalarAttributeType.S))
+			.streamSpecification((stream) -> stream.streamEnabled(true).streamViewType(StreamViewType.KEYS_ONLY))
+			.build());
+		Path schema = write("live.graphqls", LIVE);
+		DeclarationException otherView = startFailure(schema, true);
+		assertThat(otherView.problems()).singleElement()
+			.extracting(Problem::message)
+			.isEqualTo("table `Notes` has a stream of KEYS_ONLY, and `Subscription.noteChanges` keeps it live from a "
+					+ "stream of new and old images: disable it and enable one of new and old images (aws dynamodb "
+					+ "update-table --table-name Notes --stream-specification StreamEnabled=false, then "
+					+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES; whoever reads the present stream then reads "
+					+ "the new one).");
+		assertThat(describe("Notes").streamSpecification().streamViewType()).as("left as it was")
+			.isEqualTo(StreamViewType.KEYS_ONLY);
+
+		this.dynamoDb.updateTable((update) -> update.tableName("Notes")
+			.streamSpecification((stream) -> stream.streamEnabled(false)));
+		DeclarationException none = startFailure(schema, false);
+		assertThat(none.problems()).singleElement()
+			.extracting(Problem::message)
+			.isEqualTo("table `Notes` has no stream, and `Subscription.noteChanges` keeps it live from a stream of new "
+					+ "and old images: enable one (aws dynamodb update-table --table-name Notes --stream-specification "
+					+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES), or start with dynamo-relay.tables.create=true "
+					+ "to have it enabled.");
+		try (ConfigurableApplicationContext context = start(schema, true)) {
+			assertThat(context.isRunning()).isTrue();
+		}
+		assertThat(describe("Notes").streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
 	}
 
 	// ---- the tables

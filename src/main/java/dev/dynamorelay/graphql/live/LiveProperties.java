@@ -16,8 +16,8 @@ import dev.dynamorelay.live.LiveSettings;
  * stream, so that the first subscriber is served from the first second
  * @param maxSubscriptions the most subscriptions the process serves at once; beyond, a subscription is refused
  * with UNAVAILABLE
- * @param maxSubscriptionsPerCaller the most subscriptions one caller (one token subject, or anonymous callers
- * together) holds at once; beyond, QUERY_TOO_COMPLEX
+ * @param maxSubscriptionsPerCaller the most subscriptions one caller (one token subject; callers without a
+ * token, one network address) holds at once; beyond, QUERY_TOO_COMPLEX
  * @param buffer the changes a subscriber may have waiting to be sent; a subscriber further behind is dropped
  * with UNAVAILABLE (consecutive updates of one item are merged before that)
  */
