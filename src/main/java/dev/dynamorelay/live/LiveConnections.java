@@ -143,13 +143,13 @@ public final class LiveConnections implements AutoCloseable {
 		return this.subscriptions.get();
 	}
 
-	/** When the newest record delivered from any table's stream was written, as the streams tell it. */
-	public java.time.Instant newest() {
+	/** How far the reading of the tables' streams is behind their newest records: the most of any table. */
+	public java.time.Duration lag() {
 		return this.tables.values()
 			.stream()
-			.map((table) -> table.reader().newest())
-			.max(java.time.Instant::compareTo)
-			.orElse(java.time.Instant.EPOCH);
+			.map((table) -> table.reader().lag())
+			.max(java.time.Duration::compareTo)
+			.orElse(java.time.Duration.ZERO);
 	}
 
 	@Override

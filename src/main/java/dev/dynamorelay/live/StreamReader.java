@@ -71,8 +71,6 @@ final class StreamReader {
 
 	private volatile boolean stopped;
 
-	private volatile Instant newest = Instant.EPOCH;
-
 	StreamReader(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, String table,
 			ScheduledExecutorService timer, LiveSettings properties, BooleanSupplier wanted, LiveMeters meters,
 			Consumer<ChangeRecord> listener) {
@@ -128,9 +126,18 @@ final class StreamReader {
 		return positions;
 	}
 
-	/** When the newest record delivered was written, as the stream tells it. */
-	Instant newest() {
-		return this.newest;
+	/**
+	 * How far the reading is behind the stream's newest records: of the shards being read, the most by which
+	 * the last record a read found was older than the read; zero for a shard whose last read found nothing (it
+	 * is at the shard's tip).
+	 */
+	Duration lag() {
+		return this.shards.values()
+			.stream()
+			.filter((shard) -> !shard.drained)
+			.map((shard) -> shard.lag)
+			.max(Duration::compareTo)
+			.orElse(Duration.ZERO);
 	}
 
 	String streamArn() {
@@ -190,6 +197,9 @@ final class StreamReader {
 
 		private volatile boolean drained;
 
+		/** How old the last record of the last read was when read; zero when that read found nothing. */
+		private volatile Duration lag = Duration.ZERO;
+
 		private Duration backOff = Duration.ZERO;
 
 		ShardReader(String shardId) {
@@ -240,6 +250,9 @@ final class StreamReader {
 			for (Record record : response.records()) {
 				deliver(record);
 			}
+			List<Record> records = response.records();
+			Instant written = records.isEmpty() ? null : records.get(records.size() - 1).dynamodb().approximateCreationDateTime();
+			this.lag = (written == null) ? Duration.ZERO : max(Duration.between(written, Instant.now()), Duration.ZERO);
 			StreamReader.this.meters.read(response.records().size());
 			this.iterator = response.nextShardIterator();
 			if (this.iterator == null) {
@@ -260,9 +273,6 @@ final class StreamReader {
 			var change = record.dynamodb();
 			Instant written = (change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
 					: Instant.now();
-			if (written.isAfter(StreamReader.this.newest)) {
-				StreamReader.this.newest = written;
-			}
 			try {
 				StreamReader.this.listener.accept(new ChangeRecord(this.shardId, sequence,
 						change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
@@ -328,6 +338,11 @@ final class StreamReader {
 
 	private static Duration min(Duration a, Duration b) {
 		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 }

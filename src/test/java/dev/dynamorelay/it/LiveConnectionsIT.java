@@ -15,6 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LiveConnectionsIT extends IntegrationTest {
 
+	@org.springframework.beans.factory.annotation.Autowired
+	private io.micrometer.core.instrument.MeterRegistry meterRegistry;
+
 	static final String CHANGES = """
 			subscription($userId: String!, $minAmount: Float, $after: String) {
 			  purchaseChanges(userId: $userId, minAmount: $minAmount, after: $after) {
@@ -111,6 +114,17 @@ class LiveConnectionsIT extends IntegrationTest {
 			this.fixtures.putPurchases(java.util.List.of(Fixtures.purchase(userId, at + 2, "books", "4")));
 			assertThat(node(again.next(WITHIN))).containsEntry("amount", 4.0);
 			again.nothingFor(Duration.ofMillis(500));
+		}
+	}
+
+	@Test
+	void theStreamLagIsZeroOnceTheReaderHasReadEverything() throws Exception {
+		String userId = this.fixtures.buyer("lag");
+		try (Subscriber subscriber = new Subscriber(this.port, null, CHANGES, Map.of("userId", userId))) {
+			this.fixtures.putPurchases(java.util.List.of(Fixtures.purchase(userId, 1_760_000_600_000L, "books", "1")));
+			subscriber.next(WITHIN);
+			Thread.sleep(1_500); // quiet: reads that find nothing more
+			assertThat(this.meterRegistry.get("dynamorelay.live.stream.lag").gauge().value()).isZero();
 		}
 	}
 

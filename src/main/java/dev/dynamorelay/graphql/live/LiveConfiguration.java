@@ -48,10 +48,10 @@ class LiveConfiguration {
 				meters.getIfAvailable(() -> LiveMeters.NONE));
 		live.start().get(60, TimeUnit.SECONDS);
 		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
-			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.newest().equals(java.time.Instant.EPOCH)
-					? 0 : Math.max(0, java.time.Duration.between(connections.newest(), java.time.Instant.now()).toMillis()) / 1000.0)
-			.description("Seconds between now and when the newest record read from a stream was written (DynamoDB "
-					+ "tells it to the second; DynamoDB Local to the minute)")
+			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.lag().toMillis() / 1000.0)
+			.description("How far the stream readers are behind the streams' newest records: the age of the last "
+					+ "record a read found, 0 once a read finds nothing more (DynamoDB tells a record's time to the "
+					+ "second; DynamoDB Local to the minute)")
 			.baseUnit("seconds")
 			.register(meterRegistry));
 		return live;
