@@ -394,7 +394,8 @@ public final class Access {
 		String allowed = rules.stream().map(AuthRule::describe).collect(Collectors.joining(", or "));
 		if (!caller.signedIn()) {
 			return AccessDeniedException.unauthenticated(("`%s` needs a signed-in caller: send a valid token as "
-					+ "`Authorization: Bearer <token>` (%s allows %s).").formatted(name(at), whose, allowed));
+					+ "`Authorization: Bearer <token>` (over WebSocket, in `connection_init`'s payload) (%s allows %s).")
+				.formatted(name(at), whose, allowed));
 		}
 		return AccessDeniedException.forbidden("`%s` is not allowed with this token: %s allows %s."
 			.formatted(name(at), whose, allowed));
