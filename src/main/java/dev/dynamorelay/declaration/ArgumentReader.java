@@ -120,27 +120,9 @@ final class ArgumentReader {
 		String attribute = Optional.ofNullable(string(directive, "attribute")).orElse(argument.getName());
 		String opName = enumValue(directive, "op");
 		Filter.Op op = Filter.Op.valueOf(opName);
-		boolean list = unwrapNonNull(argument.getType()) instanceof ListType;
-		if (readKeys.stream().anyMatch((key) -> key.name().equals(attribute))) {
-			this.reading.problem(argument, ("`%s(%s:)` filters on key attribute `%s`: DynamoDB refuses a filter on a key of a "
-					+ "Query; compare the sort key with `@sortKey` instead.").formatted(coordinates, argument.getName(),
-							attribute));
-			return null;
-		}
-		if ((op == Filter.Op.IN) != list) {
-			this.reading.problem(argument, (op == Filter.Op.IN) ? "`%s(%s:)` is IN: declare it as a list, e.g. `[String!]`."
-				.formatted(coordinates, argument.getName())
-					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName()));
-			return null;
-		}
-		if (op == Filter.Op.IN && !(((ListType) unwrapNonNull(argument.getType())).getType() instanceof NonNullType)) {
-			this.reading.problem(argument, "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no null."
-				.formatted(coordinates, argument.getName(), typeName(argument.getType())));
-			return null;
-		}
-		if (op == Filter.Op.EXISTS && !typeName(argument.getType()).equals("Boolean")) {
-			this.reading.problem(argument, "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
-				.formatted(coordinates, argument.getName()));
+		String declared = declarationProblem(argument, op, attribute, coordinates, readKeys);
+		if (declared != null) {
+			this.reading.problem(argument, declared);
 			return null;
 		}
 		ValueType type = null;
@@ -174,8 +156,45 @@ final class ArgumentReader {
 				&& argumentType != null && !(argumentType instanceof ValueType.Text))) {
 			type = (argumentType != null) ? argumentType : new ValueType.Text();
 		}
-		// DynamoDB refuses every read whose operand does not fit the operator (a 400, not an empty page).
-		String fits = switch (op) {
+		String fits = operandProblem(op, type, listAttribute, declaredAttribute);
+		if (fits != null) {
+			this.reading.problem(argument, "`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
+					op, attribute, describe(type), fits));
+			return null;
+		}
+		return new FilterArgument(argument.getName(), attribute, op, type);
+	}
+
+	/** What is wrong with a filter argument's declaration itself (its attribute, its list-ness), if anything. */
+	private static String declarationProblem(InputValueDefinition argument, Filter.Op op, String attribute,
+			String coordinates, List<KeyAttribute> readKeys) {
+		boolean list = unwrapNonNull(argument.getType()) instanceof ListType;
+		if (readKeys.stream().anyMatch((key) -> key.name().equals(attribute))) {
+			return ("`%s(%s:)` filters on key attribute `%s`: DynamoDB refuses a filter on a key of a Query; compare the "
+					+ "sort key with `@sortKey` instead.").formatted(coordinates, argument.getName(), attribute);
+		}
+		if ((op == Filter.Op.IN) != list) {
+			return (op == Filter.Op.IN) ? "`%s(%s:)` is IN: declare it as a list, e.g. `[String!]`."
+				.formatted(coordinates, argument.getName())
+					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName());
+		}
+		if (op == Filter.Op.IN && !(((ListType) unwrapNonNull(argument.getType())).getType() instanceof NonNullType)) {
+			return "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no null."
+				.formatted(coordinates, argument.getName(), typeName(argument.getType()));
+		}
+		if (op == Filter.Op.EXISTS && !typeName(argument.getType()).equals("Boolean")) {
+			return "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
+				.formatted(coordinates, argument.getName());
+		}
+		return null;
+	}
+
+	/**
+	 * Why DynamoDB would refuse {@code op} on an operand of {@code type}, if it would: it refuses every read whose
+	 * operand does not fit the operator (a 400, not an empty page).
+	 */
+	private static String operandProblem(Filter.Op op, ValueType type, boolean listAttribute, boolean declaredAttribute) {
+		return switch (op) {
 			case BEGINS_WITH -> (isString(type) || type instanceof ValueType.Binary) ? null
 					: "BEGINS_WITH compares strings and bytes only.";
 			case LT, LE, GT, GE -> type.keyType().isPresent() ? null
@@ -185,12 +204,6 @@ final class ArgumentReader {
 					: "CONTAINS finds a substring of a string or an element of a list or set only.";
 			default -> null;
 		};
-		if (fits != null) {
-			this.reading.problem(argument, "`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
-					op, attribute, describe(type), fits));
-			return null;
-		}
-		return new FilterArgument(argument.getName(), attribute, op, type);
 	}
 
 	/** Values stored as strings (S): text, enums and ISO timestamps. */
