@@ -4,25 +4,28 @@ import java.util.List;
 import java.util.Set;
 
 import graphql.schema.idl.RuntimeWiring;
-import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.WiringFactory;
 import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
+
+import dev.dynamorelay.schema.ParsedSchema;
 
 /**
  * Wires every scalar that the served schema declares and no one else wires (a {@code scalar DateTime}
  * of the schema files) as a {@linkplain Scalars#passThrough pass-through}: the declarations store such
  * values as strings, so they are served and compared as given. Without it, the schema would pass the
  * declaration check and then fail to build.
+ *
+ * <p>The scalars are those of the {@linkplain ParsedSchema parsed schema files}, the registry that is served;
+ * not the one Spring GraphQL hands to configurers, which holds only the language's own file.
  */
 @Component
 class CustomScalars implements RuntimeWiringConfigurer {
 
-	private TypeDefinitionRegistry registry;
+	private final ParsedSchema schema;
 
-	@Override
-	public void setTypeDefinitionRegistry(TypeDefinitionRegistry registry) {
-		this.registry = registry;
+	CustomScalars(ParsedSchema schema) {
+		this.schema = schema;
 	}
 
 	@Override
@@ -32,11 +35,9 @@ class CustomScalars implements RuntimeWiringConfigurer {
 
 	@Override
 	public void configure(RuntimeWiring.Builder wiring, List<WiringFactory> factories) {
-		if (this.registry == null) {
-			return;
-		}
 		Set<String> wired = wiring.build().getScalars().keySet();
-		this.registry.scalars()
+		this.schema.registry()
+			.scalars()
 			.keySet()
 			.stream()
 			.filter((name) -> !wired.contains(name))
