@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -66,14 +67,14 @@ public final class ItemLoader {
 			Map<ItemKey, Map<String, AttributeValue>> found, ReadStats stats, int attempt) {
 		return stats.calls().call(() -> {
 			// What is left of the request's time when the call is sent, not when it was queued.
-			Duration remaining = stats.remaining(this.timeout);
-			if (remaining.isNegative() || remaining.isZero()) {
+			Optional<Duration> remaining = CallTimeout.of(stats.remaining(this.timeout));
+			if (remaining.isEmpty()) {
 				return CompletableFuture.<BatchGetItemResponse>failedFuture(
 						new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
 			}
 			return stats.sent(this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-				.overrideConfiguration((override) -> override.apiCallTimeout(remaining))));
+				.overrideConfiguration((override) -> override.apiCallTimeout(remaining.get()))));
 		}).thenCompose((response) -> {
 				int returned = 0;
 				for (Map.Entry<String, List<Map<String, AttributeValue>>> table : response.responses().entrySet()) {

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 
 import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.dynamodb.CallTimeout;
 import dev.dynamorelay.error.UnavailableException;
 
 /**
@@ -259,14 +260,14 @@ public final class ConnectionRead<T> {
 
 	private CompletableFuture<Chunk> send(Map<String, AttributeValue> from, Integer limit, SortOrder readOrder,
 			ReadCalls.Wanted what, long deadline, ReadStats stats) {
-		long remaining = deadline - System.nanoTime();
-		if (remaining <= 0) {
+		Optional<Duration> callTimeout = CallTimeout.of(Duration.ofNanos(deadline - System.nanoTime()));
+		if (callTimeout.isEmpty()) {
 			return CompletableFuture.failedFuture(new UnavailableException(
 					"DynamoDB did not serve `%s` within %s.".formatted(this.definition.field(), this.budgets.timeout()),
 					null));
 		}
 		AwsRequestOverrideConfiguration timeout = AwsRequestOverrideConfiguration.builder()
-			.apiCallTimeout(Duration.ofNanos(remaining))
+			.apiCallTimeout(callTimeout.get())
 			.build();
 		if (this.definition.isScan()) {
 			return stats.sent(this.dynamoDb.scan(this.calls.scan(from, limit, what, timeout)))

@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.dynamodb.CallTimeout;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ConflictException;
 import dev.dynamorelay.error.InvalidArgumentException;
@@ -250,13 +251,12 @@ final class Writer {
 
 	/**
 	 * A call's timeout: what is left of the request's time, so that its calls one after another end within
-	 * it; none left is UNAVAILABLE at once.
+	 * it; none left (under a millisecond, {@link CallTimeout}) is UNAVAILABLE at once.
 	 */
 	private AwsRequestOverrideConfiguration within(ReadStats stats) {
-		Duration remaining = stats.remaining(this.timeout);
-		if (remaining.isNegative() || remaining.isZero()) {
-			throw new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null);
-		}
+		Duration remaining = CallTimeout.of(stats.remaining(this.timeout))
+			.orElseThrow(() -> new UnavailableException(
+					"DynamoDB did not serve the request within " + this.timeout + ".", null));
 		return AwsRequestOverrideConfiguration.builder().apiCallTimeout(remaining).build();
 	}
 
