@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -22,7 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Resuming from an event on a DynamoDB of its own: a catch-up longer than a subscriber's buffer arrives whole
  * and in order, paced by the client; and a server started after the event (a restart, another instance) that
  * has delivered nothing yet still replays what was written in between.
+ *
+ * <p>Its server is closed after the class (its own DynamoDB Local is closed then, and a cached server would go
+ * on reading its streams).
  */
+@DirtiesContext
 class LiveResumeIT extends IntegrationTest {
 
 	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();

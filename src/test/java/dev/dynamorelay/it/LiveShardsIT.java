@@ -11,6 +11,7 @@ import java.util.Set;
 import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -24,7 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * test control's ROLLOVER (as DynamoDB rotates shards every few hours, or splits them), and the reader goes on
  * with the children once the parents are drained: nothing is lost, nothing arrives twice, and a subscriber that
  * resumes after an event of a closed shard gets what followed, in the children too, once.
+ *
+ * <p>Its server is closed after the class (its own DynamoDB Local is closed then, and a cached server would go
+ * on reading its streams).
  */
+@DirtiesContext
 class LiveShardsIT extends IntegrationTest {
 
 	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start(withTestControl());
