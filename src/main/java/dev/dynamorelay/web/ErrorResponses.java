@@ -62,9 +62,10 @@ public final class ErrorResponses {
 
 	/**
 	 * Counts one request refused at the HTTP layer, by reason: {@code body-too-large}, {@code body-timeout},
-	 * {@code unreadable} (Tomcat's own refusals), {@code trace}, or {@code abandoned} (the client went away before its body was whole).
+	 * {@code unreadable} (Tomcat's own refusals), {@code trace}, {@code abandoned} (the client went away before its body was whole),
+	 * or {@code message-too-large} (a WebSocket message over its bound).
 	 */
-	static void refusal(String reason) {
+	public static void refusal(String reason) {
 		Metrics.counter("dynamorelay.http.refusals", "reason", reason).increment();
 	}
 

@@ -12,6 +12,7 @@ import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,14 +25,21 @@ import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.tables.DeclaredTables;
+import dev.dynamorelay.web.HttpLimitsProperties;
 
 /**
  * Live connections: a stream reader for each table a {@code @live} field reads, started once the tables are
- * checked; the subscriptions' data fetchers; and the WebSocket transport's handler and callers.
+ * checked; the subscriptions' data fetchers; and the WebSocket transport's handler, callers and buffers.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(LiveProperties.class)
 class LiveConfiguration {
+
+	/**
+	 * Room for a graphql-ws message's own fields ({@code type}, {@code id}) around the request it carries: a
+	 * subscribe message carrying the largest request body a POST may send is taken.
+	 */
+	static final long MESSAGE_ENVELOPE = 1024;
 
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
@@ -63,14 +71,29 @@ class LiveConfiguration {
 		return new SubscriptionWiring(tables.declarations(), live, access, dynamoDb, budgets, fairShare);
 	}
 
-	/** Replaces Boot's handler of the same name: it knows its sessions, to drop, refuse and close them. */
+	/**
+	 * Replaces Boot's handler of the same name: it knows its sessions, to drop, refuse and close them, and takes
+	 * a message as large as a request body (dynamo-relay.http.max-body-size) with its envelope.
+	 */
 	@Bean
 	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
-			JsonMapper json) {
+			JsonMapper json, HttpLimitsProperties limits) {
 		@SuppressWarnings("unchecked")
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
-		return new LiveWebSocketHandler(handler, converter,
-				properties.getWebsocket().getConnectionInitTimeout(), properties.getWebsocket().getKeepAlive());
+		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
+				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE);
+	}
+
+	/**
+	 * Tomcat's message buffers of each WebSocket session, small: the handler takes messages in parts of this size,
+	 * so they bound no message (with whole messages, each would be the largest message a session could take).
+	 */
+	@Bean
+	ServletServerContainerFactoryBean webSocketContainer() {
+		ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
+		container.setMaxTextMessageBufferSize(WebSocketBuffers.SIZE);
+		container.setMaxBinaryMessageBufferSize(WebSocketBuffers.SIZE);
+		return container;
 	}
 
 	@Bean

@@ -13,14 +13,23 @@ import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.graphql.server.webmvc.GraphQlWebSocketHandler;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.adapter.NativeWebSocketSession;
+
+import dev.dynamorelay.web.ErrorResponses;
 
 /**
  * Spring GraphQL's WebSocket handler ({@code graphql-transport-ws}), which also knows its open sessions: a
  * client that stops reading is dropped once a send has waited {@link #SEND_TIMEOUT}, a session can be closed by
  * id (a refused {@code connection_init}), and on shutdown every session is closed with 1012 (Service Restart),
  * which graphql-ws clients reconnect on, before the server stops taking connections.
+ *
+ * <p>It takes messages in parts and puts each together itself, up to {@code maxMessageSize} bytes: Tomcat then
+ * hands over a message a buffer at a time instead of holding each session's buffers as large as the largest
+ * message (they are small, {@link LiveConfiguration#webSocketContainer}, and an idle connection holds nothing
+ * more). A message over the bound closes its session with 1009 (Message Too Big), which graphql-ws clients do
+ * not retry.
  */
 class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifecycle {
 
@@ -34,11 +43,88 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private final Map<String, WebSocketSession> sessions = new ConcurrentHashMap<>();
 
+	/** The message each session is in the middle of, by session id: only while its parts arrive. */
+	private final Map<String, Parts> partial = new ConcurrentHashMap<>();
+
+	/** The most bytes (UTF-8) one message may have. */
+	private final long maxMessageSize;
+
 	private volatile boolean running;
 
 	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
-			Duration keepAlive) {
+			Duration keepAlive, long maxMessageSize) {
 		super(handler, converter, initTimeout, keepAlive);
+		this.maxMessageSize = maxMessageSize;
+	}
+
+	/** Tomcat hands over each text message in parts of its buffer's size, put together here. */
+	@Override
+	public boolean supportsPartialMessages() {
+		return true;
+	}
+
+	@Override
+	protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
+		Parts parts = this.partial.get(session.getId());
+		if (parts == null && message.isLast()) {
+			// A message in one part, as nearly all are: no copy.
+			if (utf8Length(message.getPayload(), this.maxMessageSize) > this.maxMessageSize) {
+				tooBig(session);
+				return;
+			}
+			super.handleTextMessage(session, message);
+			return;
+		}
+		if (parts == null) {
+			parts = new Parts();
+			this.partial.put(session.getId(), parts);
+		}
+		if (parts.refused) {
+			return;
+		}
+		parts.bytes += utf8Length(message.getPayload(), this.maxMessageSize - parts.bytes);
+		if (parts.bytes > this.maxMessageSize) {
+			// The rest of it is read and dropped until the session is closed.
+			parts.refused = true;
+			parts.text = null;
+			tooBig(session);
+			return;
+		}
+		parts.text.append(message.getPayload());
+		if (message.isLast()) {
+			this.partial.remove(session.getId());
+			super.handleTextMessage(session, new TextMessage(parts.text));
+		}
+	}
+
+	private void tooBig(WebSocketSession session) {
+		ErrorResponses.refusal("message-too-large");
+		logger.debug("WebSocket session {}: a message over {} bytes, closed with 1009", session.getId(),
+				this.maxMessageSize);
+		close(session.getId(), new CloseStatus(CloseStatus.TOO_BIG_TO_PROCESS.getCode(),
+				"Message over %d bytes (dynamo-relay.http.max-body-size + 1 KB)".formatted(this.maxMessageSize)));
+	}
+
+	/**
+	 * The bytes of {@code text} in UTF-8, counted exactly up to {@code bound}; above it, some number above it.
+	 * Counted rather than encoded: the message is never encoded again. A part of a message may end between the
+	 * two chars of a surrogate pair: each of them counts 2 bytes.
+	 */
+	static long utf8Length(CharSequence text, long bound) {
+		int length = text.length();
+		if (length > bound) {
+			// A byte a char at least.
+			return length;
+		}
+		long bytes = length;
+		for (int i = 0; i < length && bytes <= bound; i++) {
+			char c = text.charAt(i);
+			if (c >= 0x80) {
+				// 2 bytes below U+0800, 3 above; a surrogate pair, 4 for its two chars.
+				bytes += (c < 0x800 || Character.isSurrogate(c)) ? 1 : 2;
+			}
+		}
+		return bytes;
 	}
 
 	@Override
@@ -56,6 +142,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	@Override
 	public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
 		this.sessions.remove(session.getId());
+		this.partial.remove(session.getId());
 		super.afterConnectionClosed(session, status);
 	}
 
@@ -97,6 +184,17 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	@Override
 	public boolean isRunning() {
 		return this.running;
+	}
+
+	/** A message whose parts are arriving: its text so far and its size in bytes, or refused. */
+	private static final class Parts {
+
+		StringBuilder text = new StringBuilder();
+
+		long bytes;
+
+		boolean refused;
+
 	}
 
 	/** Before the web server's graceful shutdown, which would answer the sessions' clients 1001 too late. */
