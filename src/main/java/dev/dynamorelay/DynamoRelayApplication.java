@@ -3,6 +3,8 @@ package dev.dynamorelay;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
+import dev.dynamorelay.graphql.live.WebSocketBuffers;
+
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
 @SpringBootApplication
 public class DynamoRelayApplication {
@@ -12,6 +14,8 @@ public class DynamoRelayApplication {
 			// A command (export, generate-schema, ...) or --help: parsed before, and without, the server's context.
 			System.exit(DynamoRelayCommands.run(args));
 		}
+		// Before Tomcat loads: it reads its WebSocket buffers' size once, when its first WebSocket container is made.
+		WebSocketBuffers.setTomcatDefault();
 		try {
 			SpringApplication.run(DynamoRelayApplication.class, args);
 		}

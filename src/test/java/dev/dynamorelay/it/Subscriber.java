@@ -7,6 +7,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.websocket.ContainerProvider;
+import jakarta.websocket.WebSocketContainer;
 import org.springframework.graphql.client.ClientGraphQlResponse;
 import org.springframework.graphql.client.WebSocketGraphQlClient;
 import org.springframework.graphql.client.WebSocketGraphQlClientInterceptor;
@@ -22,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class Subscriber implements AutoCloseable {
 
+	/** The largest message the client takes. */
+	private static final int MAX_MESSAGE = 4 * 1024 * 1024;
+
 	private final WebSocketGraphQlClient client;
 
 	private final BlockingQueue<ClientGraphQlResponse> received = new LinkedBlockingQueue<>();
@@ -34,8 +39,13 @@ final class Subscriber implements AutoCloseable {
 
 	/** Subscribes with {@code document} and {@code variables}, as {@code token}'s caller (none: anonymous). */
 	Subscriber(int port, String token, String document, Map<String, Object> variables) {
+		// Tomcat's client, whose message buffers are what the tests' JVM sets for the server's (1 KB): Spring's
+		// reactive client takes whole messages only, so it is given room for the largest the tests receive.
+		WebSocketContainer container = ContainerProvider.getWebSocketContainer();
+		container.setDefaultMaxTextMessageBufferSize(MAX_MESSAGE);
+		container.setDefaultMaxBinaryMessageBufferSize(MAX_MESSAGE);
 		WebSocketGraphQlClient.Builder<?> builder = WebSocketGraphQlClient.builder("ws://127.0.0.1:" + port + "/graphql",
-				new StandardWebSocketClient());
+				new StandardWebSocketClient(container));
 		if (token != null) {
 			builder.interceptor(new WebSocketGraphQlClientInterceptor() {
 
