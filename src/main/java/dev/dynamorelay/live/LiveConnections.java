@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -68,7 +69,8 @@ public final class LiveConnections implements AutoCloseable {
 		});
 		timer.setRemoveOnCancelPolicy(true);
 		this.timer = timer;
-		for (String table : tables) {
+		// Switched off, the process reads no stream (and so is none of a shard's two readers).
+		for (String table : settings.enabled() ? tables : List.<String>of()) {
 			TableChanges changes = new TableChanges();
 			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, changes::wanted, meters,
 					changes);
@@ -87,10 +89,14 @@ public final class LiveConnections implements AutoCloseable {
 	/**
 	 * The changes of {@code query} from now (or from right behind {@code after}) for {@code caller}, until the
 	 * subscriber cancels.
-	 * @throws BusyException when the process serves as many subscriptions as it may
+	 * @throws BusyException when the process serves as many subscriptions as it may, or none at all
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
 	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after) {
+		if (!this.settings.enabled()) {
+			throw new BusyException("This server instance serves no live subscriptions (dynamo-relay.live.enabled="
+					+ "false): subscribe at an instance that does.");
+		}
 		Table table = this.tables.get(query.definition().table());
 		if (table == null) {
 			throw new IllegalStateException("no live reader of table " + query.definition().table());
@@ -136,6 +142,11 @@ public final class LiveConnections implements AutoCloseable {
 		if (own != null && own.decrementAndGet() <= 0) {
 			this.byCaller.remove(caller, own);
 		}
+	}
+
+	/** The tables whose streams are read, as DynamoDB knows them. */
+	public Set<String> tablesRead() {
+		return Set.copyOf(this.tables.keySet());
 	}
 
 	/** The subscriptions held now. */

@@ -11,7 +11,8 @@ import java.time.Duration;
  * @param maxSubscriptions the most subscriptions at once
  * @param maxSubscriptionsPerCaller the most subscriptions of one caller at once
  * @param buffer the most changes waiting for one subscriber
+ * @param enabled whether subscriptions are served at all: if not, no stream is read and each is refused
  */
 public record LiveSettings(Duration pollInterval, Duration idlePollInterval, int maxSubscriptions,
-		int maxSubscriptionsPerCaller, int buffer) {
+		int maxSubscriptionsPerCaller, int buffer, boolean enabled) {
 }

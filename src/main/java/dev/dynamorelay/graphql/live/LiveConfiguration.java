@@ -3,6 +3,8 @@ package dev.dynamorelay.graphql.live;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
@@ -41,6 +43,8 @@ class LiveConfiguration {
 	 */
 	static final long MESSAGE_ENVELOPE = 1024;
 
+	private static final Logger logger = LoggerFactory.getLogger(LiveConfiguration.class);
+
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
 			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties,
@@ -52,6 +56,10 @@ class LiveConfiguration {
 			.map((subscription) -> subscription.connection().definition().table())
 			.distinct()
 			.toList();
+		if (!properties.enabled() && !read.isEmpty()) {
+			logger.info("Live connections switched off (dynamo-relay.live.enabled=false): the streams of {} are not "
+					+ "read, and subscriptions are refused UNAVAILABLE", read);
+		}
 		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
 				meters.getIfAvailable(() -> LiveMeters.NONE));
 		live.start().get(60, TimeUnit.SECONDS);

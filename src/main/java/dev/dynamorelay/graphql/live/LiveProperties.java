@@ -20,11 +20,14 @@ import dev.dynamorelay.live.LiveSettings;
  * token, one network address) holds at once; beyond, QUERY_TOO_COMPLEX
  * @param buffer the changes a subscriber may have waiting to be sent; a subscriber further behind is dropped
  * with UNAVAILABLE (consecutive updates of one item are merged before that)
+ * @param enabled whether this process serves the schema's live connections: false reads no stream and refuses
+ * every subscription with UNAVAILABLE, for the instances of a deployment that leave subscriptions to others
+ * (DynamoDB Streams serves two readers of a shard); queries and mutations are served either way
  */
 @ConfigurationProperties("dynamo-relay.live")
 public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @DefaultValue("500ms") Duration idlePollInterval,
 		@DefaultValue("10000") int maxSubscriptions, @DefaultValue("100") int maxSubscriptionsPerCaller,
-		@DefaultValue("256") int buffer) {
+		@DefaultValue("256") int buffer, @DefaultValue("true") boolean enabled) {
 
 	public LiveProperties {
 		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1) {
@@ -35,7 +38,7 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 	/** What the live engine takes of these. */
 	public LiveSettings settings() {
 		return new LiveSettings(this.pollInterval, this.idlePollInterval, this.maxSubscriptions,
-				this.maxSubscriptionsPerCaller, this.buffer);
+				this.maxSubscriptionsPerCaller, this.buffer, this.enabled);
 	}
 
 }
