@@ -1,5 +1,6 @@
 package dev.dynamorelay.it;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +13,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -229,6 +235,42 @@ class HostileRequestsIT extends IntegrationTest {
 			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", "{ nope }"))))
 			.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(refused.body()).contains("event:next", "\"code\":\"INVALID_ARGUMENT\"", "event:complete");
+	}
+
+	/**
+	 * A client that sends a query over SSE and hangs up before its answer: the handler's failed write is no
+	 * server error (Spring GraphQL's SSE handler logged "Unresolved RuntimeException" with some 170 lines of
+	 * stack for each), and the server goes on answering.
+	 */
+	@Test
+	void aClientThatHangsUpOnAQueryOverServerSentEventsIsNoServerError() throws Exception {
+		Logger handler = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.QueriesOverSse");
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		handler.addAppender(logged);
+		try {
+			byte[] body = JSON.writeValueAsString(Map.of("query",
+					"{ purchasesByCategory(category: \"books\", first: 100) { edges { node { product } } } }"))
+				.getBytes(StandardCharsets.UTF_8);
+			byte[] head = ("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+					+ "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			for (int i = 0; i < 10; i++) {
+				try (Socket socket = new Socket("127.0.0.1", this.port)) {
+					socket.getOutputStream().write(head);
+					socket.getOutputStream().write(body);
+					socket.getOutputStream().flush();
+					Thread.sleep(5);
+				}
+			}
+			Thread.sleep(1000);
+			aQueryOverServerSentEventsIsAnswered();
+			assertThat(logged.list).as("the SSE handler's ERROR lines")
+				.noneMatch((event) -> event.getLevel() == Level.ERROR);
+		}
+		finally {
+			handler.detachAppender(logged);
+		}
 	}
 
 	@Test

@@ -46,9 +46,13 @@ class GraphQlHttpConfiguration {
 		return new GraphQlHttpEndpoint(graphQlHandler, json);
 	}
 
-	/** Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}). */
+	/**
+	 * Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}), and no ERROR for a
+	 * client that hung up ({@link SseClientGone}).
+	 */
 	@Bean
 	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties) {
+		SseClientGone.install();
 		return new QueriesOverSse(graphQlHandler, properties.getHttp().getSse().getTimeout(),
 				properties.getHttp().getSse().getKeepAlive());
 	}

@@ -1,0 +1,59 @@
+package dev.dynamorelay.graphql.http;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import org.apache.catalina.connector.ClientAbortException;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+
+/**
+ * Leaves out the ERROR that Spring GraphQL's Server-Sent Events handler logs when it finishes a stream whose
+ * client has gone: "Unresolved RuntimeException", a broken pipe and some 170 lines of stack, for every query sent
+ * over SSE whose client hung up before its answer was written (its {@code complete} event fails, and the
+ * handler takes that for an error of the execution). A client that hangs up is no server error, and anyone
+ * could fill the log with them. Every other error of the handler is logged as before.
+ *
+ * <p>Written as a log filter because the handler's subscriber, which catches the failed write and logs it, is
+ * private to Spring GraphQL; the filter matches only the handler's own logger (its class's name) and only a
+ * failure caused by the client's connection.
+ */
+final class SseClientGone extends TurboFilter {
+
+	/** The SSE handler's logger: Spring GraphQL names it after the handler's class. */
+	static final String LOGGER = QueriesOverSse.class.getName();
+
+	@Override
+	public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
+			Throwable failure) {
+		if (failure == null || level != Level.ERROR || !LOGGER.equals(logger.getName())) {
+			return FilterReply.NEUTRAL;
+		}
+		return clientGone(failure) ? FilterReply.DENY : FilterReply.NEUTRAL;
+	}
+
+	/** Whether {@code failure} is, or was caused by, a write to a client that has gone. */
+	static boolean clientGone(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof AsyncRequestNotUsableException || cause instanceof ClientAbortException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Adds the filter to Logback's context, once, if Logback is the logging system. */
+	static void install() {
+		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context
+				&& context.getTurboFilterList().stream().noneMatch(SseClientGone.class::isInstance)) {
+			SseClientGone filter = new SseClientGone();
+			filter.setContext(context);
+			filter.start();
+			context.addTurboFilter(filter);
+		}
+	}
+
+}
