@@ -63,7 +63,8 @@ public final class ErrorResponses {
 	/**
 	 * Counts one request refused at the HTTP layer, by reason: {@code body-too-large}, {@code body-timeout},
 	 * {@code unreadable} (Tomcat's own refusals), {@code trace}, {@code abandoned} (the client went away before its body was whole),
-	 * or {@code message-too-large} (a WebSocket message over its bound).
+	 * {@code message-too-large} (a WebSocket message over its bound), or {@code messages-assembling} (a WebSocket
+	 * message's part beyond what all messages arriving in parts may hold together).
 	 */
 	public static void refusal(String reason) {
 		Metrics.counter("dynamorelay.http.refusals", "reason", reason).increment();

@@ -104,7 +104,23 @@ class LiveMessagesIT extends IntegrationTest {
 		}
 	}
 
-	private static String subscribe(String id, String document, Map<String, Object> variables) {
+	/**
+	 * A message over twice the bound: the parts Tomcat still hands over once the session is closed are dropped,
+	 * not put together as a message of their own, and the refusal is counted once.
+	 */
+	@Test
+	void theRestOfAMessageOverTheBoundIsDroppedAndCountedOnce() throws Exception {
+		double before = refusals();
+		try (Socket socket = Socket.open(this.port)) {
+			// 3,000,000 chars: almost three times the bound.
+			socket.send(subscribe("1", "# " + "x".repeat(3_000_000) + "\n" + CHANGES, Map.of("u", "nobody")));
+			assertThat(socket.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1009);
+		}
+		Thread.sleep(500);
+		assertThat(refusals()).isEqualTo(before + 1);
+	}
+
+	static String subscribe(String id, String document, Map<String, Object> variables) {
 		return JSON.writeValueAsString(Map.of("id", id, "type", "subscribe", "payload",
 				Map.of("query", document, "variables", variables)));
 	}
@@ -122,7 +138,7 @@ class LiveMessagesIT extends IntegrationTest {
 	 * A {@code graphql-transport-ws} connection on {@code java.net.http.WebSocket}, acknowledged; it puts each
 	 * message's parts together and counts them.
 	 */
-	private static final class Socket implements AutoCloseable {
+	static final class Socket implements AutoCloseable {
 
 		final BlockingQueue<Received> messages = new LinkedBlockingQueue<>();
 
@@ -177,6 +193,11 @@ class LiveMessagesIT extends IntegrationTest {
 
 		void send(String text) throws Exception {
 			this.socket.sendText(text, true).get(10, TimeUnit.SECONDS);
+		}
+
+		/** The first part of a message, whose rest never comes. */
+		void sendPart(String text) throws Exception {
+			this.socket.sendText(text, false).get(10, TimeUnit.SECONDS);
 		}
 
 		/** The next message other than a ping, or null within {@code timeout}. */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,14 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveWebSocketHandler.class);
 
+	/**
+	 * How many messages' worth of bytes (each up to its bound) may be put together at once, over all sessions: a
+	 * bound on what messages sent slowly in parts can hold, sessions that never sent {@code connection_init}
+	 * included. A session whose part would pass it is closed with 1013 (Try Again Later); messages in one part,
+	 * as nearly all are, are never held back.
+	 */
+	static final long ASSEMBLING_MESSAGES = 32;
+
 	private final Map<String, WebSocketSession> sessions = new ConcurrentHashMap<>();
 
 	/** The message each session is in the middle of, by session id: only while its parts arrive. */
@@ -48,6 +57,9 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	/** The most bytes (UTF-8) one message may have. */
 	private final long maxMessageSize;
+
+	/** The bytes of all messages being put together now: the most is {@link #ASSEMBLING_MESSAGES} messages' worth. */
+	private final AtomicLong assembling = new AtomicLong();
 
 	private volatile boolean running;
 
@@ -65,7 +77,13 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	@Override
 	protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
-		Parts parts = this.partial.get(session.getId());
+		String id = session.getId();
+		if (!this.sessions.containsKey(id)) {
+			// Closed (refused, timed out, dropped): Tomcat goes on reading until the client's Close frame.
+			discard(id);
+			return;
+		}
+		Parts parts = this.partial.get(id);
 		if (parts == null && message.isLast()) {
 			// A message in one part, as nearly all are: no copy.
 			if (utf8Length(message.getPayload(), this.maxMessageSize) > this.maxMessageSize) {
@@ -77,23 +95,39 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		}
 		if (parts == null) {
 			parts = new Parts();
-			this.partial.put(session.getId(), parts);
+			this.partial.put(id, parts);
+			if (!this.sessions.containsKey(id)) {
+				// Closed from another thread meanwhile, after its own discard.
+				discard(id);
+				return;
+			}
 		}
-		if (parts.refused) {
-			return;
-		}
-		parts.bytes += utf8Length(message.getPayload(), this.maxMessageSize - parts.bytes);
+		long bytes = utf8Length(message.getPayload(), this.maxMessageSize - parts.bytes);
+		parts.bytes += bytes;
 		if (parts.bytes > this.maxMessageSize) {
-			// The rest of it is read and dropped until the session is closed.
-			parts.refused = true;
-			parts.text = null;
+			discard(id);
 			tooBig(session);
 			return;
 		}
+		if (this.assembling.addAndGet(bytes) > ASSEMBLING_MESSAGES * this.maxMessageSize) {
+			discard(id);
+			this.assembling.addAndGet(-bytes);
+			busy(session);
+			return;
+		}
+		parts.counted += bytes;
 		parts.text.append(message.getPayload());
 		if (message.isLast()) {
-			this.partial.remove(session.getId());
+			discard(id);
 			super.handleTextMessage(session, new TextMessage(parts.text));
+		}
+	}
+
+	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */
+	private void discard(String id) {
+		Parts parts = this.partial.remove(id);
+		if (parts != null) {
+			this.assembling.addAndGet(-parts.counted);
 		}
 	}
 
@@ -103,6 +137,14 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 				this.maxMessageSize);
 		close(session.getId(), new CloseStatus(CloseStatus.TOO_BIG_TO_PROCESS.getCode(),
 				"Message over %d bytes (dynamo-relay.http.max-body-size + 1 KB)".formatted(this.maxMessageSize)));
+	}
+
+	/** Too many large messages arrive at once: this one's session is closed with 1013 (Try Again Later). */
+	private void busy(WebSocketSession session) {
+		ErrorResponses.refusal("messages-assembling");
+		logger.debug("WebSocket session {}: {} messages being put together already, closed with 1013", session.getId(),
+				ASSEMBLING_MESSAGES);
+		close(session.getId(), new CloseStatus(1013, "Too many large messages at once: try again later"));
 	}
 
 	/**
@@ -142,13 +184,14 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	@Override
 	public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
 		this.sessions.remove(session.getId());
-		this.partial.remove(session.getId());
+		discard(session.getId());
 		super.afterConnectionClosed(session, status);
 	}
 
 	/** Closes one session, if it is open. */
 	void close(String id, CloseStatus status) {
-		WebSocketSession session = this.sessions.get(id);
+		// Out of the open sessions at once: what the client still sends until its Close frame is dropped unread.
+		WebSocketSession session = this.sessions.remove(id);
 		if (session != null) {
 			try {
 				session.close(status);
@@ -186,14 +229,18 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		return this.running;
 	}
 
-	/** A message whose parts are arriving: its text so far and its size in bytes, or refused. */
+	/**
+	 * A message whose parts are arriving: its text so far, its size in bytes, and the bytes of it counted in
+	 * {@link #assembling}. Only its session's reading thread touches it: Tomcat reads a connection on one thread at a
+	 * time.
+	 */
 	private static final class Parts {
 
-		StringBuilder text = new StringBuilder();
+		final StringBuilder text = new StringBuilder();
 
 		long bytes;
 
-		boolean refused;
+		long counted;
 
 	}
 
