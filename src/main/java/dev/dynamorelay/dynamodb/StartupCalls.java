@@ -1,6 +1,7 @@
 package dev.dynamorelay.dynamodb;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -85,11 +86,11 @@ public final class StartupCalls {
 
 	private <T> CompletableFuture<T> attempt(String what,
 			Function<AwsRequestOverrideConfiguration, CompletableFuture<T>> call, int attempt) {
-		Duration left = left();
-		if (left.isNegative() || left.isZero()) {
+		Optional<Duration> left = CallTimeout.of(left());
+		if (left.isEmpty()) {
 			return CompletableFuture.failedFuture(notAnswered(what, null));
 		}
-		Duration timeout = min(this.properties.callTimeout(), left);
+		Duration timeout = min(this.properties.callTimeout(), left.get());
 		AwsRequestOverrideConfiguration override = AwsRequestOverrideConfiguration.builder()
 			.apiCallTimeout(timeout)
 			.apiCallAttemptTimeout(timeout)
