@@ -248,6 +248,13 @@ class HostileRequestsIT extends IntegrationTest {
 		ListAppender<ILoggingEvent> logged = new ListAppender<>();
 		logged.start();
 		handler.addAppender(logged);
+		// Where the hang-ups are told instead, at DEBUG: proof that the failed writes happened.
+		Logger told = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.SseClientGone");
+		Level level = told.getLevel();
+		told.setLevel(Level.DEBUG);
+		ListAppender<ILoggingEvent> hangUps = new ListAppender<>();
+		hangUps.start();
+		told.addAppender(hangUps);
 		try {
 			byte[] body = JSON.writeValueAsString(Map.of("query",
 					"{ purchasesByCategory(category: \"books\", first: 100) { edges { node { product } } } }"))
@@ -263,13 +270,19 @@ class HostileRequestsIT extends IntegrationTest {
 					Thread.sleep(5);
 				}
 			}
-			Thread.sleep(1000);
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (hangUps.list.isEmpty() && System.nanoTime() < deadline) {
+				Thread.sleep(50);
+			}
+			assertThat(hangUps.list).as("writes to a client that had hung up").isNotEmpty();
 			aQueryOverServerSentEventsIsAnswered();
 			assertThat(logged.list).as("the SSE handler's ERROR lines")
 				.noneMatch((event) -> event.getLevel() == Level.ERROR);
 		}
 		finally {
 			handler.detachAppender(logged);
+			told.detachAppender(hangUps);
+			told.setLevel(level);
 		}
 	}
 

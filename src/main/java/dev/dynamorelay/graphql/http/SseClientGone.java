@@ -26,13 +26,20 @@ final class SseClientGone extends TurboFilter {
 	/** The SSE handler's logger: Spring GraphQL names it after the handler's class. */
 	static final String LOGGER = QueriesOverSse.class.getName();
 
+	/** Where a line left out is told instead, at DEBUG and in one line. */
+	private static final org.slf4j.Logger leftOut = LoggerFactory.getLogger(SseClientGone.class);
+
 	@Override
 	public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
 			Throwable failure) {
 		if (failure == null || level != Level.ERROR || !LOGGER.equals(logger.getName())) {
 			return FilterReply.NEUTRAL;
 		}
-		return clientGone(failure) ? FilterReply.DENY : FilterReply.NEUTRAL;
+		if (!clientGone(failure)) {
+			return FilterReply.NEUTRAL;
+		}
+		leftOut.debug("A client hung up before its answer over SSE was written: {}", failure.toString());
+		return FilterReply.DENY;
 	}
 
 	/** Whether {@code failure} is, or was caused by, a write to a client that has gone. */
