@@ -428,6 +428,8 @@ test('live page: a purchase added with the form shows in place, a deleted one di
     const doomedProduct = (await doomed.locator('.purchase-product').textContent()).trim();
     await doomed.locator('.purchase-delete').click();
     await page.waitForFunction((id) => !document.querySelector(`#purchase-list > [data-id="${id}"]`), doomedId);
+    // The row may leave with the live change before the mutation's own answer arrives: wait for that too.
+    await page.waitForFunction((product) => document.querySelector('#write-status')?.textContent.includes(`Deleted “${product}”`), doomedProduct);
     assert.match((await page.locator('#write-status').textContent()).trim(), new RegExp(`Deleted “${doomedProduct}”`));
     assert.deepStrictEqual(await listIds(page), added.filter((id) => id !== doomedId));
     assert.equal(await page.locator('#total').textContent(), String(total));
