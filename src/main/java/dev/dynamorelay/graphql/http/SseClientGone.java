@@ -5,10 +5,9 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
-import org.apache.catalina.connector.ClientAbortException;
 import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
-import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Leaves out the ERROR that Spring GraphQL's Server-Sent Events handler logs when it finishes a stream whose
@@ -19,7 +18,7 @@ import org.springframework.web.context.request.async.AsyncRequestNotUsableExcept
  *
  * <p>Written as a log filter because the handler's subscriber, which catches the failed write and logs it, is
  * private to Spring GraphQL; the filter matches only the handler's own logger (its class's name) and only a
- * failure caused by the client's connection.
+ * failure that Spring's {@link DisconnectedClientHelper} takes for a client that went away.
  */
 final class SseClientGone extends TurboFilter {
 
@@ -35,21 +34,12 @@ final class SseClientGone extends TurboFilter {
 		if (failure == null || level != Level.ERROR || !LOGGER.equals(logger.getName())) {
 			return FilterReply.NEUTRAL;
 		}
-		if (!clientGone(failure)) {
+		// Spring's own judgement: by type along the causes, and by the most specific cause's message.
+		if (!DisconnectedClientHelper.isClientDisconnectedException(failure)) {
 			return FilterReply.NEUTRAL;
 		}
 		leftOut.debug("A client hung up before its answer over SSE was written: {}", failure.toString());
 		return FilterReply.DENY;
-	}
-
-	/** Whether {@code failure} is, or was caused by, a write to a client that has gone. */
-	static boolean clientGone(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof AsyncRequestNotUsableException || cause instanceof ClientAbortException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/** Adds the filter to Logback's context, once, if Logback is the logging system. */

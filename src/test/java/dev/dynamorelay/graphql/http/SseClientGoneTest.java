@@ -31,12 +31,14 @@ class SseClientGoneTest {
 		assertThat(decide(this.handler, Level.ERROR, wrapped)).isEqualTo(FilterReply.DENY);
 		assertThat(decide(this.handler, Level.ERROR, new ClientAbortException(new IOException("Connection reset"))))
 			.isEqualTo(FilterReply.DENY);
+		assertThat(decide(this.handler, Level.ERROR, new RuntimeException(new IOException("Broken pipe"))))
+			.isEqualTo(FilterReply.DENY);
 	}
 
 	@Test
 	void everyOtherLineIsLogged() {
 		assertThat(decide(this.handler, Level.ERROR, new IllegalStateException("a bug"))).isEqualTo(FilterReply.NEUTRAL);
-		assertThat(decide(this.handler, Level.ERROR, new IOException("Broken pipe"))).isEqualTo(FilterReply.NEUTRAL);
+		assertThat(decide(this.handler, Level.ERROR, new IOException("No space left on device"))).isEqualTo(FilterReply.NEUTRAL);
 		assertThat(decide(this.handler, Level.ERROR, null)).isEqualTo(FilterReply.NEUTRAL);
 		assertThat(decide(this.handler, Level.WARN, new ClientAbortException())).isEqualTo(FilterReply.NEUTRAL);
 		assertThat(decide(this.context.getLogger("dev.dynamorelay.graphql.http.GraphQlHttpEndpoint"), Level.ERROR,
