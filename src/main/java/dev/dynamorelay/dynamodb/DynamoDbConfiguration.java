@@ -24,6 +24,7 @@ import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
@@ -95,6 +96,8 @@ public class DynamoDbConfiguration {
 	 * and stops retrying early once its retry quota is spent: a refused connection is answered in a few
 	 * hundred milliseconds.</li>
 	 * </ul>
+	 * The HTTP client is the AWS CRT's by default ({@code http-client}), Netty's on request: both take the
+	 * same bounds.
 	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbAsyncClient dynamoDbAsyncClient(DynamoDbProperties properties,
@@ -106,10 +109,15 @@ public class DynamoDbConfiguration {
 		Duration connect = min(timeout.dividedBy(5),
 				(endpoint != null && isLoopback(endpoint)) ? LOOPBACK_CONNECT_TIMEOUT : CONNECT_TIMEOUT);
 		DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
-			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
-				.connectionTimeout(connect)
-				.connectionAcquisitionTimeout(attempt)
-				.maxConcurrency(properties.maxConcurrency()))
+			.httpClientBuilder((properties.httpClient() == DynamoDbProperties.HttpClient.CRT)
+					? AwsCrtAsyncHttpClient.builder()
+						.connectionTimeout(connect)
+						.connectionAcquisitionTimeout(attempt)
+						.maxConcurrency(properties.maxConcurrency())
+					: NettyNioAsyncHttpClient.builder()
+						.connectionTimeout(connect)
+						.connectionAcquisitionTimeout(attempt)
+						.maxConcurrency(properties.maxConcurrency()))
 			// Continuations (graphql-java's) never block, so they may run on the event loop that completed
 			// the response: one thread hop less per DynamoDB call.
 			.asyncConfiguration((async) -> async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR,
