@@ -21,6 +21,7 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.named("generate-schema")).isTrue();
 		assertThat(DynamoRelayCommands.named("generate-iam-policy")).isTrue();
 		assertThat(DynamoRelayCommands.named("generate-completion")).isTrue();
+		assertThat(DynamoRelayCommands.named("aot-cache")).isTrue();
 		assertThat(DynamoRelayCommands.named("--help")).isTrue();
 		assertThat(DynamoRelayCommands.named("-h")).isTrue();
 		assertThat(DynamoRelayCommands.named()).as("the server").isFalse();
@@ -33,7 +34,7 @@ class DynamoRelayCommandsTest {
 		Output output = run("--help");
 		assertThat(output.code()).isZero();
 		assertThat(output.stdout()).startsWith("Usage: java -jar dynamo-relay.jar [--property=value ...]")
-			.contains("  export ", "  generate-schema ", "  generate-iam-policy ", "  generate-completion ",
+			.contains("  export ", "  generate-schema ", "  generate-iam-policy ", "  aot-cache ", "  generate-completion ",
 					"Without a");
 		assertThat(output.stderr()).isEmpty();
 	}
@@ -54,6 +55,24 @@ class DynamoRelayCommandsTest {
 		assertThat(iam.code()).isZero();
 		assertThat(iam.stdout()).contains("Usage: java -jar dynamo-relay.jar generate-iam-policy --account ID",
 				"--account=ID", "--region=REGION", "Exit codes:");
+		Output aot = run("aot-cache", "--help");
+		assertThat(aot.code()).isZero();
+		assertThat(aot.stdout()).contains("Usage: java -jar dynamo-relay.jar aot-cache [--destination=DIR] [--seconds=N]",
+				"--destination=DIR", "--seconds=N", "a java older than 25", "Exit codes:");
+	}
+
+	@Test
+	void anAotCacheNeedsJava25AndTheJarItRunsFrom() {
+		assertUsage(run("aot-cache", "--seconds", "1"), "aot-cache: --seconds must be between 5 and 3600, got 1.");
+		if (Runtime.version().feature() < 25) {
+			assertUsage(run("aot-cache"), "aot-cache: an AOT cache needs Java 25 or later, and this is Java "
+					+ Runtime.version() + ": run this command with the Java 25 `java` that will run the server.");
+		}
+		else {
+			// The tests run from class directories, not from the jar.
+			assertUsage(run("aot-cache"), "aot-cache: aot-cache extracts the jar it runs from: run it as "
+					+ "`java -jar dynamo-relay.jar aot-cache`.");
+		}
 	}
 
 	@Test
