@@ -21,10 +21,14 @@ import dev.dynamorelay.dynamodb.StartupCalls;
 @Configuration(proxyBeanMethods = false)
 public class TablesConfiguration {
 
-	/** The declared tables, created where missing (if allowed) and checked; other start-up work waits for it. */
+	/**
+	 * The declared tables, created where missing (if allowed) and checked; other start-up work waits for it,
+	 * and the {@link TablesReady} beans are told at once.
+	 */
 	@Bean
 	DeclaredTables declaredTables(DynamoDbAsyncClient dynamoDb, Declarations declarations, TablesProperties tables,
-			DynamoDbProperties dynamo, ObjectProvider<EmbeddedDynamoDb> embedded, StartupCalls startup) throws Exception {
+			DynamoDbProperties dynamo, ObjectProvider<EmbeddedDynamoDb> embedded, StartupCalls startup,
+			ObjectProvider<TablesReady> ready) throws Exception {
 		TableSetup setup = new TableSetup(dynamoDb, declarations, startup);
 		if (tables.create()) {
 			setup.createMissing();
@@ -32,7 +36,9 @@ public class TablesConfiguration {
 		String endpoint = dynamo.url()
 			.map(Object::toString)
 			.orElseGet(() -> dynamo.aws() ? "AWS" : embedded.getObject().endpoint().toString());
-		return new DeclaredTables(declarations, setup.check(endpoint));
+		DeclaredTables declared = new DeclaredTables(declarations, setup.check(endpoint));
+		ready.orderedStream().forEach((listener) -> listener.tablesReady(declared));
+		return declared;
 	}
 
 	@Bean

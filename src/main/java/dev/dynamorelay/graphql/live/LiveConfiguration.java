@@ -1,13 +1,16 @@
 package dev.dynamorelay.graphql.live;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.graphql.server.WebGraphQlHandler;
@@ -62,7 +65,6 @@ class LiveConfiguration {
 		}
 		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
 				meters.getIfAvailable(() -> LiveMeters.NONE));
-		live.start().get(60, TimeUnit.SECONDS);
 		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
 			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.lag().toMillis() / 1000.0)
 			.description("How far the stream readers are behind the streams' newest records: the age of the last "
@@ -71,6 +73,57 @@ class LiveConfiguration {
 			.baseUnit("seconds")
 			.register(meterRegistry));
 		return live;
+	}
+
+	/**
+	 * Starts the stream readers at their streams' newest records once every table holds what the start puts
+	 * in it (the sample data loads while the server is built, and its writes are no changes to send), and
+	 * before the web server listens: the second lifecycle to start, after the sample data's load.
+	 */
+	@Bean
+	SmartLifecycle liveReaders(LiveConnections live) {
+		return new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			private volatile boolean started;
+
+			/** Starts the readers once: a context stopped and started again (a paused test context) keeps them. */
+			@Override
+			public synchronized void start() {
+				this.running = true;
+				if (this.started) {
+					return;
+				}
+				this.started = true;
+				try {
+					live.start().get(60, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("interrupted while starting the stream readers", ex);
+				}
+				catch (ExecutionException | TimeoutException ex) {
+					throw new IllegalStateException("the stream readers did not start: " + ex.getMessage(), ex);
+				}
+			}
+
+			@Override
+			public void stop() {
+				this.running = false;
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return Integer.MIN_VALUE + 1;
+			}
+
+		};
 	}
 
 	@Bean
