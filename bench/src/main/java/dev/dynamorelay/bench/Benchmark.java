@@ -669,7 +669,7 @@ public final class Benchmark {
 		for (int c = 0; c < 4; c++) {
 			cursors.put(BenchData.category(c), walkCursors(BenchData.category(c), 50));
 		}
-		Startup startup = new Startup(jar, dynamoDb, out, new Startup.Rows() {
+		Startup startup = new Startup(jar, dynamoDb, this.dynamoDb, out, new Startup.Rows() {
 
 			@Override
 			public void row(String measure, String relay, String baseline, String figure, String target, Boolean met) {

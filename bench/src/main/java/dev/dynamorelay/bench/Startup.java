@@ -30,25 +30,40 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The benchmark's start-up section: how a fresh server process serves from its first minute, per runtime
- * lever, and what the metrics cost.
+ * The benchmark's start-up section: how a fresh server process serves from its first seconds, side by side
+ * with a Node GraphQL server of the same pages ({@code bench/node/server.mjs}), per runtime lever; and what
+ * the metrics cost.
  *
- * <p>For each runtime (Java 17 and Java 25, each as the fat jar and as the extracted jar with its class
- * archive: AppCDS on 17, the AOT cache on 25, both made by a training run under load):
+ * <p>Each server is measured alone, on the benchmark's DynamoDB Local, the others stopped:
  * <ul>
  * <li>the first answer of the embedded default ({@code java -jar}, no endpoint: DynamoDB Local in the
- * process and the sample seeded) to README's first query, from the process's spawn; median of three;</li>
+ * process and the sample seeded) to README's first query, from the process's spawn; median of three
+ * (dynamo-relay only: the Node server has no embedded DynamoDB);</li>
  * <li>the cold phase: 8 clients of random 20-edge pages with a user lookup (one BatchGetItem) from the
- * moment the process is spawned against the benchmark's DynamoDB Local; pages/s, p50, p99 and server CPU
- * per page over the first 60 s (the start-up's seconds and CPU included: what a new instance gives);</li>
- * <li>the warm phase: the same after 120 s more of that load, over 20 s.</li>
+ * moment the process is spawned; its first answer, and pages/s, p50, p99 and server CPU per page over the
+ * first 30 s (the start-up's seconds and CPU included: what a new instance gives);</li>
+ * <li>the warm phase: the same after 120 s more of that load, over 20 s; with the bytes the server
+ * allocated per page (its {@code jvm_gc_memory_allocated_bytes_total}).</li>
  * </ul>
- * Then the metrics' cost: three servers of the last runtime, the second and third with
+ * Beside them, the ceiling: the same pages' raw DynamoDB calls (the Query and the BatchGetItem) from 8
+ * clients of the benchmark's own SDK client, the most pages/s any server could serve from this DynamoDB
+ * Local on these cores. The runtimes ({@link #RUNTIMES}) are the levers: Java 17 and 25, the fat jar and
+ * the extracted jar with a class archive (AppCDS, the AOT cache made by a training run under load), JIT
+ * settings and the AWS CRT HTTP client; {@code BENCH_RUNTIMES} picks some by key.
+ *
+ * <p>Then the metrics' cost: three servers of the last runtime, the second and third with
  * {@code dynamo-relay.metrics.enabled=false} (the third a control: the noise between two processes alike), each
  * warmed alone for 180 s, then loaded in turns (4 rounds of 10 s each, in rotated order; the metered one scraped
  * every 10 s); server CPU per page of each.
@@ -83,11 +98,28 @@ final class Startup {
 
 	private static final int CLIENTS = 8;
 
-	private static final Duration COLD = Duration.ofSeconds(60);
+	private static final Duration COLD = Duration.ofSeconds(30);
 
-	private static final Duration WARM_UP = Duration.ofSeconds(120);
+	/** 120 s, or {@code BENCH_WARMUP_SECONDS} (a short run, to check the section works). */
+	private static final Duration WARM_UP = Duration.ofSeconds(Long.parseLong(
+			System.getenv().getOrDefault("BENCH_WARMUP_SECONDS", "120")));
 
 	private static final Duration WARM = Duration.ofSeconds(20);
+
+	/** The Node server's walk to its own cursors: the same positions as dynamo-relay's (every 50 items). */
+	private static final String NODE_WALK = """
+			query($c: String!, $a: String) { purchasesByCategory(category: $c, first: 50, after: $a) {
+			  pageInfo { endCursor } } }""";
+
+	/**
+	 * The runtimes measured, by key ({@code BENCH_RUNTIMES=node,25-aot,...} picks some, in this order): the
+	 * Node server, then dynamo-relay's levers.
+	 */
+	static final List<String> RUNTIMES = List.of("node", "17", "25-netty", "25", "25-aot", "25-aot-c1", "25-aot-serial");
+
+	/** Every runtime key there is: {@link #RUNTIMES} and Java 17's class archive (AppCDS). */
+	private static final List<String> ALL = List.of("node", "17", "17-cds", "25-netty", "25", "25-aot", "25-aot-c1",
+			"25-aot-serial");
 
 	private final CloseableHttpClient http = Benchmark.httpClient();
 
@@ -95,18 +127,29 @@ final class Startup {
 
 	private final URI dynamoDb;
 
+	private final DynamoDbAsyncClient client;
+
 	private final Path out;
 
 	private final Rows rows;
 
-	/** Page bodies over random categories and positions (cursors are signed with the benchmark's secret). */
+	/** dynamo-relay's page bodies over random categories and positions (its cursors, signed with the benchmark's secret). */
 	private final List<byte[]> bodies;
 
-	Startup(Path jar, URI dynamoDb, Path out, Rows rows, Map<String, List<String>> cursorsByCategory) {
+	private final Map<String, List<String>> cursorsByCategory;
+
+	Startup(Path jar, URI dynamoDb, DynamoDbAsyncClient client, Path out, Rows rows,
+			Map<String, List<String>> cursorsByCategory) {
 		this.jar = jar;
 		this.dynamoDb = dynamoDb;
+		this.client = client;
 		this.out = out;
 		this.rows = rows;
+		this.cursorsByCategory = cursorsByCategory;
+		this.bodies = bodies(cursorsByCategory);
+	}
+
+	private static List<byte[]> bodies(Map<String, List<String>> cursorsByCategory) {
 		List<byte[]> pages = new ArrayList<>();
 		cursorsByCategory.forEach((category, cursors) -> {
 			for (String cursor : cursors) {
@@ -116,20 +159,35 @@ final class Startup {
 				pages.add(JSON.writeValueAsBytes(Map.of("query", PAGE_20_USER, "variables", variables)));
 			}
 		});
-		this.bodies = List.copyOf(pages);
+		return List.copyOf(pages);
 	}
 
-	/** A way to run the server: the java command and flags, and how it is launched. */
-	record Runtime(String name, Path java, List<String> flags, List<String> launch) {
+	/**
+	 * A way to run a server: dynamo-relay's java command and flags and how it is launched, or the Node server
+	 * ({@code java} null); {@code arguments} are more of the server's own (a lever that is a setting).
+	 */
+	record Runtime(String key, String name, Path java, List<String> flags, List<String> launch, List<String> arguments) {
 
-		List<String> command(List<String> more, List<String> arguments) {
+		Runtime(String name, Path java, List<String> flags, List<String> launch) {
+			this("", name, java, flags, launch, List.of());
+		}
+
+		boolean node() {
+			return this.java == null;
+		}
+
+		List<String> command(List<String> more, List<String> serverArguments) {
+			if (node()) {
+				return List.of("node", this.launch.get(0));
+			}
 			List<String> command = new ArrayList<>();
 			command.add(this.java.toString());
 			command.addAll(List.of("-Xms1g", "-Xmx1g"));
 			command.addAll(this.flags);
 			command.addAll(more);
 			command.addAll(this.launch);
-			command.addAll(arguments);
+			command.addAll(serverArguments);
+			command.addAll(this.arguments);
 			return command;
 		}
 
@@ -142,68 +200,268 @@ final class Startup {
 	}
 
 	void run() throws Exception {
+		List<String> keys = selected();
 		Path java17 = Path.of(System.getProperty("java.home"), "bin", "java");
 		Path java25 = java25();
-		Path extracted = extract(java17);
-		List<Runtime> runtimes = new ArrayList<>();
-		List<String> fatJar = List.of("-jar", this.jar.toString());
-		List<String> thinJar = List.of("-jar", extracted.resolve("dynamo-relay-0.1.0-SNAPSHOT.jar").toString());
-		runtimes.add(new Runtime("Java " + version(java17) + ", fat jar", java17, List.of(), fatJar));
-		Path cds = this.out.resolve("startup").resolve("app.jsa");
-		train("Java " + version(java17) + " AppCDS", new Runtime("", java17, List.of(), thinJar),
-				List.of("-XX:ArchiveClassesAtExit=" + cds), cds);
-		runtimes.add(new Runtime("Java " + version(java17) + ", extracted + AppCDS", java17,
-				List.of("-XX:SharedArchiveFile=" + cds), thinJar));
-		if (java25 != null) {
-			runtimes.add(new Runtime("Java " + version(java25) + ", fat jar", java25, List.of(), fatJar));
-			Path aot = this.out.resolve("startup").resolve("app.aot");
-			train("Java " + version(java25) + " AOT cache", new Runtime("", java25, List.of(), thinJar),
-					List.of("-XX:AOTCacheOutput=" + aot), aot);
-			runtimes.add(new Runtime("Java " + version(java25) + ", extracted + AOT cache", java25,
-					List.of("-XX:AOTCache=" + aot), thinJar));
-		}
-		else {
+		if (java25 == null && keys.stream().anyMatch((key) -> key.startsWith("25"))) {
 			this.rows.row("Java 25 levers", "not measured: no JDK 25 (set BENCH_JAVA25)", "-", "-", "-", null);
+			keys = keys.stream().filter((key) -> !key.startsWith("25")).toList();
 		}
+		Path extracted = keys.contains("17-cds") ? extract(java17) : null;
+		List<String> fatJar = List.of("-jar", this.jar.toString());
+		List<String> thinJar = (extracted != null)
+				? List.of("-jar", extracted.resolve("dynamo-relay-0.1.0-SNAPSHOT.jar").toString()) : null;
+		Path startup = this.out.resolve("startup");
+		List<Runtime> runtimes = new ArrayList<>();
+		List<String> aotCache = null;
+		for (String key : keys) {
+			runtimes.add(switch (key) {
+				case "node" -> new Runtime(key, "Node " + nodeVersion() + " server (graphql-http, AWS SDK v3)", null, List.of(),
+						List.of(nodeServer().toString()), List.of());
+				case "17" -> new Runtime(key, "Java " + version(java17) + ", fat jar", java17, List.of(), fatJar, List.of());
+				case "17-cds" -> {
+					Path cds = startup.resolve("app.jsa");
+					train("Java 17 AppCDS", new Runtime("", java17, List.of(), thinJar), List.of("-XX:ArchiveClassesAtExit=" + cds),
+							cds, List.of());
+					yield new Runtime(key, "Java " + version(java17) + ", extracted + AppCDS", java17,
+							List.of("-XX:SharedArchiveFile=" + cds), thinJar, List.of());
+				}
+				case "25" -> new Runtime(key, "Java " + version(java25) + ", fat jar", java25, List.of(), fatJar, List.of());
+				case "25-netty" -> new Runtime(key, "Java " + version(java25) + ", fat jar, Netty HTTP client", java25, List.of(),
+						fatJar, List.of("--dynamo-relay.dynamodb.http-client=netty"));
+				case "25-aot", "25-aot-c1", "25-aot-serial" -> {
+					List<String> aot = (aotCache != null) ? aotCache : (aotCache = aotCache(java25, startup.resolve("aot")));
+					List<String> flags = new ArrayList<>(List.of(aot.get(1)));
+					String name = "Java " + version(java25) + ", AOT cache (`aot-cache` command)";
+					if (key.endsWith("-c1")) {
+						flags.add("-XX:TieredStopAtLevel=1");
+						name += ", C1 only (-XX:TieredStopAtLevel=1)";
+					}
+					else if (key.endsWith("-serial")) {
+						flags.add("-XX:+UseSerialGC");
+						name += ", Serial GC";
+					}
+					yield new Runtime(key, name, java25, flags, aot.subList(2, aot.size()), List.of());
+				}
+				default -> throw new IllegalArgumentException("no runtime " + key + " (BENCH_RUNTIMES takes " + ALL + ")");
+			});
+		}
+		List<byte[]> nodeBodies = keys.contains("node") ? nodeBodies(runtimes.get(keys.indexOf("node"))) : null;
+		Window ceiling = ceiling();
+		this.rows.row("ceiling: the same pages' raw calls (Query Limit 21, then BatchGetItem of its users), 8 clients of the "
+				+ "benchmark's SDK client, 20 s", "%.0f pages/s".formatted(ceiling.perSecond()), "-",
+				"p50 %.1f ms, p99 %.1f ms".formatted(ceiling.percentile(50), ceiling.percentile(99)),
+				"the most any server can serve from this DynamoDB Local here", null);
+		Phases node = null;
 		for (Runtime runtime : runtimes) {
-			measure(runtime);
+			Phases phases = measure(runtime, runtime.node() ? nodeBodies : this.bodies, node, ceiling);
+			if (runtime.node()) {
+				node = phases;
+			}
 		}
-		metricsCost(runtimes.get(runtimes.size() - 1));
+		// The metrics' cost on the AOT cache's runtime (else the last of Java's); BENCH_METRICS=0 leaves it out.
+		List<Runtime> java = runtimes.stream().filter((runtime) -> !runtime.node()).toList();
+		if (!java.isEmpty() && !"0".equals(System.getenv("BENCH_METRICS"))) {
+			metricsCost(java.stream().filter((runtime) -> runtime.key().equals("25-aot")).findFirst()
+				.orElse(java.get(java.size() - 1)));
+		}
 	}
 
-	private void measure(Runtime runtime) throws Exception {
-		System.out.printf("Start-up: %s ...%n", runtime.name());
-		double[] firsts = new double[3];
-		for (int i = 0; i < firsts.length; i++) {
-			firsts[i] = embeddedFirstAnswer(runtime);
+	private static List<String> selected() {
+		String given = System.getenv("BENCH_RUNTIMES");
+		if (given == null || given.isBlank()) {
+			return RUNTIMES;
 		}
-		Arrays.sort(firsts);
-		double first = firsts[1];
-		this.rows.row("first answer of the embedded default after spawn (median of 3): " + runtime.name(),
-				"%.2f s".formatted(first), "-", "%.2f / %.2f / %.2f s".formatted(firsts[0], firsts[1], firsts[2]), "<= 5 s",
-				first <= 5);
+		return Arrays.stream(given.split(",")).map(String::trim).filter((key) -> !key.isEmpty()).toList();
+	}
+
+	/** A server's cold and warm phases. */
+	record Phases(Window cold, Window warm, long spawned) {
+	}
+
+	private Phases measure(Runtime runtime, List<byte[]> pages, Phases node, Window ceiling) throws Exception {
+		System.out.printf("Start-up: %s ...%n", runtime.name());
+		double embedded = Double.NaN;
+		if (!runtime.node()) {
+			double[] firsts = new double[3];
+			for (int i = 0; i < firsts.length; i++) {
+				firsts[i] = embeddedFirstAnswer(runtime);
+			}
+			Arrays.sort(firsts);
+			embedded = firsts[1];
+			this.rows.row("first answer of the embedded default after spawn (median of 3): " + runtime.name(),
+					"%.2f s".formatted(embedded), "-", "%.2f / %.2f / %.2f s".formatted(firsts[0], firsts[1], firsts[2]),
+					"<= 4 s", embedded <= 4);
+		}
 		int port = Benchmark.freePort();
 		long spawned = System.nanoTime();
 		Process server = start(runtime, List.of(), port, false);
 		try {
 			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
-			Window cold = load(graphql, spawned, spawned + COLD.toNanos(), server.pid(), true);
-			load(graphql, System.nanoTime(), System.nanoTime() + WARM_UP.toNanos(), server.pid(), false);
+			Window cold = load(graphql, pages, spawned, spawned + COLD.toNanos(), server.pid(), true, CLIENTS);
+			load(graphql, pages, System.nanoTime(), System.nanoTime() + WARM_UP.toNanos(), server.pid(), false, CLIENTS);
+			URI prometheus = URI.create("http://127.0.0.1:" + port + "/actuator/prometheus");
+			double allocatedBefore = runtime.node() ? 0 : allocated(prometheus);
 			long warmStart = System.nanoTime();
-			Window warm = load(graphql, warmStart, warmStart + WARM.toNanos(), server.pid(), false);
-			double ratio = cold.perSecond() / warm.perSecond();
-			this.rows.row("cold phase, first 60 s after spawn, 8 clients, 20-edge page + user lookup: " + runtime.name(),
-					cold.describe(), "first answer after %.2f s".formatted(cold.firstSeconds(spawned)), "-", "-", null);
-			this.rows.row("warm phase, 20 s after 180 s of load: " + runtime.name(), warm.describe(), "-",
-					"cold/warm %.0f%%".formatted(100 * ratio), "cold >= 70% of warm; warm CPU <= 0.6 ms/page",
-					ratio >= 0.7 && warm.cpuPerPage() <= 0.6);
-			String key = runtime.name().replaceAll("[^A-Za-z0-9]+", "_");
-			this.rows.figure("startup_" + key, Map.of("firstAnswerSeconds", first, "coldPagesPerSecond", cold.perSecond(),
-					"coldCpuMsPerPage", cold.cpuPerPage(), "warmPagesPerSecond", warm.perSecond(), "warmCpuMsPerPage",
-					warm.cpuPerPage(), "coldOverWarm", ratio));
+			Window warm = load(graphql, pages, warmStart, warmStart + WARM.toNanos(), server.pid(), false, CLIENTS);
+			double allocatedPerPage = runtime.node() ? Double.NaN : (allocated(prometheus) - allocatedBefore) / warm.pages();
+			double first = cold.firstSeconds(spawned);
+			boolean relay = !runtime.node();
+			String versus = (node == null || !relay) ? "-"
+					: "%.2fx its pages/s; p99 %.1f vs %.1f ms".formatted(cold.perSecond() / node.cold().perSecond(),
+							cold.percentile(99), node.cold().percentile(99));
+			this.rows.row("cold, first 30 s after spawn, 8 clients, 20-edge page + user lookup: " + runtime.name(),
+					cold.describe(), "first answer %.2f s after spawn".formatted(first), versus,
+					relay ? ">= 1.0x the Node server's pages/s, p99 <= its p99; first answer <= 2 s" : "-",
+					(relay && node != null) ? cold.perSecond() >= node.cold().perSecond()
+							&& cold.percentile(99) <= node.cold().percentile(99) && first <= 2 : null);
+			String warmVersus = (node == null || !relay) ? "%.0f%% of the ceiling".formatted(100 * warm.perSecond() / ceiling.perSecond())
+					: "%.2fx its pages/s; %.0f%% of the ceiling".formatted(warm.perSecond() / node.warm().perSecond(),
+							100 * warm.perSecond() / ceiling.perSecond());
+			this.rows.row("warm, 20 s after 150 s of load: " + runtime.name(),
+					warm.describe() + (relay ? ", %.0f KB allocated/page".formatted(allocatedPerPage / 1024) : ""),
+					"cold/warm %.0f%%".formatted(100 * cold.perSecond() / warm.perSecond()), warmVersus,
+					relay ? ">= 3x the Node server's pages/s; CPU <= 0.45 ms/page" : "-",
+					(relay && node != null) ? warm.perSecond() >= 3 * node.warm().perSecond() && warm.cpuPerPage() <= 0.45 : null);
+			Map<String, Object> figures = new LinkedHashMap<>();
+			figures.put("firstAnswerSeconds", first);
+			if (relay) {
+				figures.put("embeddedFirstAnswerSeconds", embedded);
+				figures.put("warmAllocatedBytesPerPage", allocatedPerPage);
+			}
+			figures.put("coldPagesPerSecond", cold.perSecond());
+			figures.put("coldP99Ms", cold.percentile(99));
+			figures.put("coldCpuMsPerPage", cold.cpuPerPage());
+			figures.put("warmPagesPerSecond", warm.perSecond());
+			figures.put("warmP99Ms", warm.percentile(99));
+			figures.put("warmCpuMsPerPage", warm.cpuPerPage());
+			this.rows.figure("startup_" + runtime.key().replaceAll("[^A-Za-z0-9]+", "_"), figures);
+			return new Phases(cold, warm, spawned);
 		}
 		finally {
 			stop(server);
+		}
+	}
+
+	/** The server's {@code jvm_gc_memory_allocated_bytes_total} (bytes allocated in the young generation so far). */
+	private double allocated(URI prometheus) {
+		for (String line : get(prometheus).split("\n")) {
+			if (line.startsWith("jvm_gc_memory_allocated_bytes_total")) {
+				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+			}
+		}
+		return Double.NaN;
+	}
+
+	/**
+	 * The Node server's page bodies: the same categories and positions as dynamo-relay's, with the Node
+	 * server's own cursors (signed by it), from a walk of a process started for that alone.
+	 */
+	private List<byte[]> nodeBodies(Runtime node) throws Exception {
+		System.out.println("Walking the Node server's cursors ...");
+		int port = Benchmark.freePort();
+		Process server = start(node, List.of(), port, false);
+		try {
+			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
+			Map<String, List<String>> cursors = new LinkedHashMap<>();
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			for (Map.Entry<String, List<String>> category : this.cursorsByCategory.entrySet()) {
+				List<String> walked = new ArrayList<>();
+				walked.add(null);
+				String after = null;
+				while (walked.size() < category.getValue().size()) {
+					Map<String, Object> variables = new LinkedHashMap<>();
+					variables.put("c", category.getKey());
+					variables.put("a", after);
+					JsonNode answer;
+					try {
+						answer = JSON.readTree(post(graphql, JSON.writeValueAsBytes(Map.of("query", NODE_WALK, "variables", variables))));
+					}
+					catch (RuntimeException ex) {
+						if (System.nanoTime() > deadline || after != null) {
+							throw ex;
+						}
+						Thread.sleep(50); // not listening yet
+						continue;
+					}
+					after = answer.path("data").path("purchasesByCategory").path("pageInfo").path("endCursor").asString();
+					walked.add(after);
+				}
+				cursors.put(category.getKey(), walked);
+			}
+			return bodies(cursors);
+		}
+		finally {
+			stop(server);
+		}
+	}
+
+	/**
+	 * The ceiling: the same pages' raw DynamoDB calls, 8 clients of the benchmark's SDK client over 20 s: each
+	 * a Query of a random category at a random position (its sort key bounded by the position's, as
+	 * dynamo-relay sends it) with Limit 21, then one BatchGetItem of its 20 items' users.
+	 */
+	private Window ceiling() throws Exception {
+		System.out.println("Ceiling: raw Query + BatchGetItem ...");
+		List<QueryRequest> queries = new ArrayList<>();
+		for (String category : this.cursorsByCategory.keySet()) {
+			Map<String, AttributeValue> position = null;
+			for (int page = 0; page < this.cursorsByCategory.get(category).size(); page++) {
+				QueryRequest.Builder query = QueryRequest.builder().tableName("UserPurchases").indexName("ByCategory").limit(21);
+				if (position == null) {
+					query.keyConditionExpression("category = :c").expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)));
+				}
+				else {
+					query.keyConditionExpression("category = :c AND purchasedAt >= :from")
+						.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category), ":from", position.get("purchasedAt")))
+						.exclusiveStartKey(position);
+				}
+				queries.add(query.build());
+				QueryResponse walked = this.client.query(QueryRequest.builder().tableName("UserPurchases").indexName("ByCategory")
+					.keyConditionExpression("category = :c").expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category)))
+					.limit(50).exclusiveStartKey(position).build()).join();
+				position = walked.lastEvaluatedKey();
+			}
+		}
+		long from = System.nanoTime();
+		long to = from + WARM.toNanos();
+		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+		try {
+			List<Future<double[]>> results = new ArrayList<>();
+			for (int c = 0; c < CLIENTS; c++) {
+				results.add(pool.submit(() -> {
+					double[] latencies = new double[1024];
+					int count = 0;
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					while (System.nanoTime() < to) {
+						long now = System.nanoTime();
+						QueryResponse page = this.client.query(queries.get(random.nextInt(queries.size()))).join();
+						List<Map<String, AttributeValue>> keys = page.items().stream().limit(20)
+							.map((item) -> Map.of("userId", item.get("userId"))).distinct().toList();
+						if (!keys.isEmpty()) {
+							BatchGetItemResponse users = this.client.batchGetItem(BatchGetItemRequest.builder()
+								.requestItems(Map.of("Users", KeysAndAttributes.builder().keys(keys).build())).build()).join();
+							if (users.hasUnprocessedKeys() && !users.unprocessedKeys().isEmpty()) {
+								throw new IllegalStateException("unprocessed keys");
+							}
+						}
+						if (count == latencies.length) {
+							latencies = Arrays.copyOf(latencies, count * 2);
+						}
+						latencies[count++] = (System.nanoTime() - now) / 1e6;
+					}
+					return Arrays.copyOf(latencies, count);
+				}));
+			}
+			List<double[]> all = new ArrayList<>();
+			for (Future<double[]> result : results) {
+				all.add(result.get());
+			}
+			double[] latencies = all.stream().flatMapToDouble(Arrays::stream).toArray();
+			return new Window(latencies.length, latencies, to - from, 0, 0, 0, 0);
+		}
+		finally {
+			pool.shutdownNow();
 		}
 	}
 
@@ -242,16 +500,17 @@ final class Startup {
 	 * Trains a class archive: runs the server against the benchmark's DynamoDB Local under 40 s of load, then
 	 * stops it (SIGTERM), at which the JVM writes {@code archive}.
 	 */
-	private void train(String name, Runtime runtime, List<String> flags, Path archive) throws Exception {
+	private void train(String name, Runtime runtime, List<String> flags, Path archive, List<String> arguments)
+			throws Exception {
 		System.out.printf("Training %s ...%n", name);
 		Files.createDirectories(archive.getParent());
 		Files.deleteIfExists(archive);
 		int port = Benchmark.freePort();
 		long spawned = System.nanoTime();
-		Process server = start(runtime, flags, port, false);
+		Process server = start(runtime, flags, port, false, arguments.toArray(String[]::new));
 		try {
 			URI graphql = URI.create("http://127.0.0.1:" + port + "/graphql");
-			load(graphql, spawned, spawned + Duration.ofSeconds(40).toNanos(), server.pid(), true);
+			load(graphql, this.bodies, spawned, spawned + Duration.ofSeconds(40).toNanos(), server.pid(), true, CLIENTS);
 		}
 		finally {
 			server.destroy();
@@ -284,7 +543,8 @@ final class Startup {
 			long[] pids = { on.pid(), off.pid(), control.pid() };
 			// Each warmed alone, under the full load, as long as the warm phase's servers.
 			for (int i = 0; i < servers.size(); i++) {
-				load(servers.get(i), System.nanoTime(), System.nanoTime() + COLD.plus(WARM_UP).toNanos(), pids[i], true);
+				load(servers.get(i), this.bodies, System.nanoTime(), System.nanoTime() + Duration.ofSeconds(180).toNanos(), pids[i],
+						true, CLIENTS);
 			}
 			Window[] sums = { Window.NONE, Window.NONE, Window.NONE };
 			URI scrape = URI.create("http://127.0.0.1:" + onPort + "/actuator/prometheus");
@@ -296,7 +556,8 @@ final class Startup {
 					if (i == 0) {
 						get(scrape);
 					}
-					sums[i] = sums[i].plus(load(servers.get(i), start, start + Duration.ofSeconds(10).toNanos(), pids[i], false));
+					sums[i] = sums[i].plus(load(servers.get(i), this.bodies, start, start + Duration.ofSeconds(10).toNanos(), pids[i],
+							false, CLIENTS));
 				}
 			}
 			String scraped = get(scrape);
@@ -369,15 +630,12 @@ final class Startup {
 
 	}
 
-	private Window load(URI graphql, long from, long to, long pid, boolean untilUp) throws Exception {
-		return load(graphql, from, to, pid, untilUp, CLIENTS);
-	}
-
 	/**
 	 * {@code clients} clients of random pages until {@code to}; with {@code untilUp}, a failed request (the
 	 * server not listening yet) is retried after 10 ms rather than failing the run.
 	 */
-	private Window load(URI graphql, long from, long to, long pid, boolean untilUp, int clients) throws Exception {
+	private Window load(URI graphql, List<byte[]> pages, long from, long to, long pid, boolean untilUp, int clients)
+			throws Exception {
 		long cpuAtStart = cpu(pid);
 		long[] kindsAtStart = cpuByKind(pid);
 		ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -394,7 +652,7 @@ final class Startup {
 						if (now >= to) {
 							return Arrays.copyOf(latencies, count);
 						}
-						byte[] body = this.bodies.get(random.nextInt(this.bodies.size()));
+						byte[] body = pages.get(random.nextInt(pages.size()));
 						try {
 							byte[] answer = post(graphql, body);
 							if (!Benchmark.startsWith(answer, PAGE_START) || Benchmark.indexOf(answer, ERRORS) >= 0) {
@@ -441,15 +699,65 @@ final class Startup {
 
 	private Process start(Runtime runtime, List<String> flags, int port, boolean embedded, String... more)
 			throws IOException {
-		List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--logging.level.root=WARN"));
-		if (!embedded) {
-			arguments.addAll(List.of("--dynamo-relay.dynamodb.endpoint=" + this.dynamoDb,
-					"--dynamo-relay.cursor.secret=benchmark", "--dynamo-relay.sample-data.enabled=false"));
+		ProcessBuilder process;
+		if (runtime.node()) {
+			process = new ProcessBuilder(runtime.command(flags, List.of()));
+			process.environment().putAll(Map.of("PORT", Integer.toString(port), "DYNAMODB_ENDPOINT", this.dynamoDb.toString(),
+					"CURSOR_SECRET", "benchmark", "NODE_NO_WARNINGS", "1"));
 		}
-		arguments.addAll(List.of(more));
-		return new ProcessBuilder(runtime.command(flags, arguments)).redirectErrorStream(true)
+		else {
+			List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--logging.level.root=WARN"));
+			if (!embedded) {
+				arguments.addAll(List.of("--dynamo-relay.dynamodb.endpoint=" + this.dynamoDb,
+						"--dynamo-relay.cursor.secret=benchmark", "--dynamo-relay.sample-data.enabled=false"));
+			}
+			arguments.addAll(List.of(more));
+			process = new ProcessBuilder(runtime.command(flags, arguments));
+		}
+		return process.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.out.resolve("startup-server.log").toFile()))
 			.start();
+	}
+
+	/**
+	 * Makes the AOT cache as a {@code java -jar} user does, with the jar's own command ({@code java -jar
+	 * dynamo-relay.jar aot-cache}, docs/deploying.md): extracted into {@code destination}, trained there on the
+	 * embedded default.
+	 * @return the java command it prints, split: java, the {@code -XX:AOTCache} flag, {@code -jar} and the jar
+	 */
+	private List<String> aotCache(Path java25, Path destination) throws Exception {
+		System.out.println("Making the AOT cache with `java -jar dynamo-relay.jar aot-cache` ...");
+		long started = System.nanoTime();
+		Process command = new ProcessBuilder(java25.toString(), "-jar", this.jar.toString(), "aot-cache", "--destination",
+				destination.toString())
+			.redirectError(ProcessBuilder.Redirect.appendTo(this.out.resolve("startup-server.log").toFile()))
+			.start();
+		String printed = new String(command.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+		if (command.waitFor() != 0) {
+			throw new IllegalStateException("aot-cache failed; see " + this.out.resolve("startup-server.log"));
+		}
+		List<String> run = List.of(printed.split(" "));
+		System.out.printf("  %s (%.0f s)%n", printed, (System.nanoTime() - started) / 1e9);
+		this.rows.row("AOT cache made by `java -jar dynamo-relay.jar aot-cache` (extract, 40 s of training on the embedded default)",
+				"%.0f s".formatted((System.nanoTime() - started) / 1e9), "-",
+				"%.0f MB".formatted(Files.size(Path.of(run.get(1).substring("-XX:AOTCache=".length()))) / 1e6), "-", null);
+		return run.subList(0, 4);
+	}
+
+	/** bench/node/server.mjs, its packages installed by bench/run ({@code npm ci}). */
+	private static Path nodeServer() {
+		Path server = Path.of("bench", "node", "server.mjs").toAbsolutePath();
+		if (!Files.isDirectory(server.resolveSibling("node_modules"))) {
+			throw new IllegalStateException("bench/node has no node_modules: bench/run installs them (npm ci)");
+		}
+		return server;
+	}
+
+	private static String nodeVersion() throws Exception {
+		Process process = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+		process.waitFor();
+		return output.startsWith("v") ? output.substring(1) : output;
 	}
 
 	private static void stop(Process server) throws InterruptedException {
