@@ -4,7 +4,9 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.function.Supplier;
 
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -24,6 +26,7 @@ import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -109,7 +112,8 @@ public class DynamoDbConfiguration {
 		Duration connect = min(timeout.dividedBy(5),
 				(endpoint != null && isLoopback(endpoint)) ? LOOPBACK_CONNECT_TIMEOUT : CONNECT_TIMEOUT);
 		DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
-			.httpClientBuilder((properties.httpClient() == DynamoDbProperties.HttpClient.CRT)
+			.httpClientBuilder((properties.httpClient() == DynamoDbProperties.HttpClient.CRT
+					&& crtUsable(() -> AwsCrtAsyncHttpClient.builder().build()))
 					? AwsCrtAsyncHttpClient.builder()
 						.connectionTimeout(connect)
 						.connectionAcquisitionTimeout(attempt)
@@ -129,6 +133,25 @@ public class DynamoDbConfiguration {
 				// Such as the call latency meters (dev.dynamorelay.metrics), when the server has them.
 				.executionInterceptors(interceptors.orderedStream().toList()));
 		return at(builder, endpoint, properties).build();
+	}
+
+	/**
+	 * Whether the AWS CRT's HTTP client can be made here: it loads a native library and reads the system's
+	 * trusted CA certificates when it is made, and a host without them (a minimal container base, say) or
+	 * without a native build of it gets Netty's client instead, with one WARN that says why and how to
+	 * choose Netty outright.
+	 */
+	static boolean crtUsable(Supplier<SdkAsyncHttpClient> make) {
+		try (SdkAsyncHttpClient probe = make.get()) {
+			return probe != null;
+		}
+		catch (RuntimeException | LinkageError ex) {
+			LoggerFactory.getLogger(DynamoDbConfiguration.class).warn("The AWS CRT HTTP client cannot run here ({}): "
+					+ "DynamoDB calls go over Netty's. Install the system's CA certificates (for example the package "
+					+ "ca-certificates) to use the CRT's, or set dynamo-relay.dynamodb.http-client=netty to choose Netty.",
+					ex.getMessage());
+			return false;
+		}
 	}
 
 	/**
