@@ -20,9 +20,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * What the jar's commands ({@code generate-schema}, {@code generate-iam-policy}, {@code export}) share:
- * their command lines are parsed by picocli before any Spring context starts ({@code --help} on standard
- * output and exit code 0; a usage mistake one line on standard error and exit code 2), standard output
+ * What the jar's commands ({@code generate-schema}, {@code generate-iam-policy}, {@code export},
+ * {@code aot-cache}) share: their command lines are parsed by picocli before any Spring context starts
+ * ({@code --help} on standard output and exit code 0; a usage mistake one line on standard error and exit code 2), standard output
  * holds the command's own output alone, a failure is one line on standard error, and their Spring
  * contexts log warnings only.
  */

@@ -28,9 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * endpoint is (with {@code aws}, DynamoDB Streams' own regional endpoint); a URL: that endpoint (a VPC
  * endpoint of DynamoDB Streams, say)
  * @param httpClient the HTTP client of DynamoDB calls: {@code crt} (the AWS Common Runtime's, native code
- * for Linux, macOS and Windows on x86-64 and ARM64: 21% less server CPU a warm page and 20 to 30% more pages
- * in a new process's first 30 s than Netty, bench/README.md) or {@code netty} (the SDK's Netty client, pure
- * Java: where the CRT has no native build)
+ * for Linux, macOS and Windows on x86-64 and ARM64: a fifth to a third less server CPU a warm page than
+ * Netty, bench/README.md) or {@code netty} (the SDK's Netty client, pure Java: where the CRT has no native
+ * build)
  */
 @ConfigurationProperties("dynamo-relay.dynamodb")
 public record DynamoDbProperties(String endpoint, String region, @DefaultValue("5s") Duration timeout,
