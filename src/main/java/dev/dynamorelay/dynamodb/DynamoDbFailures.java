@@ -12,6 +12,7 @@ import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.Crc32MismatchException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.crt.http.HttpException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 
 import dev.dynamorelay.error.UnavailableException;
@@ -49,7 +50,9 @@ public final class DynamoDbFailures {
 
 	/**
 	 * Whether a cause chain reports the network: an I/O error (the SDK's and Netty's connection failures,
-	 * read and write timeouts are all {@link IOException}s, some wrapped once more) or a timeout (of
+	 * read and write timeouts are all {@link IOException}s, some wrapped once more), the AWS CRT client's
+	 * {@link HttpException} (a socket closed or refused, or a stream it cancelled when an attempt's time ran
+	 * out, which it reports bare rather than as an I/O error) or a timeout (of
 	 * connection acquisition, or an attempt's: when the SDK declines to retry an attempt that timed out, its
 	 * retry quota spent, it reports the attempt's timeout wrapped in a client exception), and no parser
 	 * error.
@@ -62,7 +65,8 @@ public final class DynamoDbFailures {
 				return false;
 			}
 			if (current instanceof IOException || current instanceof TimeoutException
-					|| current instanceof ApiCallAttemptTimeoutException || current instanceof ApiCallTimeoutException) {
+					|| current instanceof ApiCallAttemptTimeoutException || current instanceof ApiCallTimeoutException
+					|| current instanceof HttpException) {
 				network = true;
 			}
 		}

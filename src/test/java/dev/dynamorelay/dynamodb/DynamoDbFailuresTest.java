@@ -17,6 +17,7 @@ import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.crt.http.HttpException;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -48,6 +49,20 @@ class DynamoDbFailuresTest {
 			.message("Unable to execute HTTP request: The connection was closed during the request.")
 			.cause(new IOException("The connection was closed during the request.",
 					new SocketException("Connection reset by peer")))
+			.build())).isTrue();
+	}
+
+	@Test
+	void theCrtClientsTransportFailuresAreUnavailable() {
+		// A silent DynamoDB: the attempt's timeout cancels the stream, and the CRT client reports that bare.
+		assertThat(DynamoDbFailures.isUnavailable(SdkClientException.builder()
+			.message("Unable to execute HTTP request: In-flight HTTP-stream has been cancelled by user. (SDK Attempt Count: 3)")
+			.cause(new HttpException(0))
+			.build())).isTrue();
+		// A socket closed under a request: wrapped in an I/O error on this path.
+		assertThat(DynamoDbFailures.isUnavailable(SdkClientException.builder()
+			.message("Unable to execute HTTP request: socket is closed.")
+			.cause(new IOException("socket is closed.", new HttpException(0)))
 			.build())).isTrue();
 	}
 
