@@ -98,13 +98,17 @@ public final class AotCacheCommand implements Callable<Integer> {
 		if (this.seconds < 5 || this.seconds > 3600) {
 			throw new ParameterException(this.spec.commandLine(), "--seconds must be between 5 and 3600, got " + this.seconds + ".");
 		}
+		Path jar = ownJar();
+		Path into = (this.destination != null) ? this.destination.toAbsolutePath().normalize()
+				: jar.resolveSibling("dynamo-relay-aot");
+		if (into.equals(jar.getParent())) {
+			throw new ParameterException(this.spec.commandLine(), "--destination must not be the jar's own directory: "
+					+ "the extracted application jar would overwrite " + jar.getFileName() + ".");
+		}
 		if (Runtime.version().feature() < 25) {
 			throw new ParameterException(this.spec.commandLine(), "an AOT cache needs Java 25 or later, and this is Java "
 					+ Runtime.version() + ": run this command with the Java 25 `java` that will run the server.");
 		}
-		Path jar = ownJar();
-		Path into = (this.destination != null) ? this.destination.toAbsolutePath()
-				: jar.resolveSibling("dynamo-relay-aot");
 		return Commands.run("aot-cache", (out, err) -> {
 			try {
 				return make(jar, into, out, err);
@@ -137,24 +141,37 @@ public final class AotCacheCommand implements Callable<Integer> {
 				"--server.port=" + port, "--logging.level.root=WARN");
 		err.printf("aot-cache: training for %d s on the embedded default (port %d) ...%n", this.seconds, port);
 		Path log = into.resolve("aot-training.log");
-		Process server = new ProcessBuilder(training).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
+		ProcessBuilder builder = new ProcessBuilder(training).directory(into.toFile())
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile());
+		// The embedded default, whatever configures the server where the command runs: no endpoint, schema, port
+		// or secret from the environment (an ./application.yml is not read either: the working directory is DIR).
+		builder.environment().keySet().removeIf((name) -> name.startsWith("DYNAMO_RELAY_") || name.startsWith("SPRING_")
+				|| name.startsWith("SERVER_") || name.startsWith("MANAGEMENT_") || name.equals("JAVA_TOOL_OPTIONS")
+				|| name.equals("JDK_JAVA_OPTIONS"));
+		Process server = builder.start();
+		// The training JVM and the child JVM it starts to write the cache never outlive this command.
+		Thread reaper = new Thread(() -> stop(server), "aot-cache-reaper");
+		Runtime.getRuntime().addShutdownHook(reaper);
 		try {
-			TrainingLoad load = new TrainingLoad(URI.create("http://127.0.0.1:" + port));
-			load.awaitUp(server, STARTUP);
-			String done = load.run(Duration.ofSeconds(this.seconds), 2);
-			err.println("aot-cache: " + done);
+			try {
+				TrainingLoad load = new TrainingLoad(URI.create("http://127.0.0.1:" + port));
+				load.awaitUp(server, STARTUP);
+				String done = load.run(Duration.ofSeconds(this.seconds), 2);
+				err.println("aot-cache: " + done);
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException(ex.getMessage() + " (the training server's log: " + log + ")", ex);
+			}
+			server.destroy();
+			err.println("aot-cache: the training server is stopping; its JVM writes the cache ...");
+			if (!server.waitFor(WRITING.toSeconds(), TimeUnit.SECONDS)) {
+				throw new IllegalStateException("the JVM did not write the cache within " + WRITING.toMinutes() + " minutes; see " + log);
+			}
 		}
-		catch (RuntimeException ex) {
-			server.destroyForcibly();
-			throw new IllegalStateException(ex.getMessage() + " (the training server's log: " + log + ")", ex);
-		}
-		server.destroy();
-		err.println("aot-cache: the training server is stopping; its JVM writes the cache ...");
-		if (!server.waitFor(WRITING.toSeconds(), TimeUnit.SECONDS)) {
-			server.destroyForcibly();
-			throw new IllegalStateException("the JVM did not write the cache within " + WRITING.toMinutes() + " minutes; see " + log);
+		finally {
+			stop(server);
+			Runtime.getRuntime().removeShutdownHook(reaper);
 		}
 		if (!Files.isRegularFile(cache)) {
 			throw new IllegalStateException("the training JVM wrote no cache; see " + log);
@@ -162,6 +179,18 @@ public final class AotCacheCommand implements Callable<Integer> {
 		err.printf("aot-cache: wrote %s (%d MB)%n", cache, Files.size(cache) / 1_000_000);
 		out.println(java + " -XX:AOTCache=" + cache + " -jar " + application);
 		return 0;
+	}
+
+	/** Stops the training JVM and whatever it started (the cache's writer), forcibly if it still runs. */
+	private static void stop(Process server) {
+		server.descendants().forEach(ProcessHandle::destroyForcibly);
+		server.destroyForcibly();
+		try {
+			server.waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/** The fat jar this command runs from ({@code java -jar}), else a usage mistake. */
@@ -186,9 +215,10 @@ public final class AotCacheCommand implements Callable<Integer> {
 
 	/**
 	 * Drops a library's manifest {@code Class-Path}, if it has one: a class archive refuses a directory on
-	 * the class path, and DynamoDB Local's names {@code .} (the {@code lib} directory itself).
+	 * the class path, and DynamoDB Local's names {@code .} (the {@code lib} directory itself). Also the
+	 * benchmark's, for its AppCDS archive on Java 17.
 	 */
-	static void dropClassPath(Path library) throws IOException {
+	public static void dropClassPath(Path library) throws IOException {
 		try (FileSystem zip = FileSystems.newFileSystem(library)) {
 			Path path = zip.getPath("META-INF", "MANIFEST.MF");
 			if (!Files.exists(path)) {

@@ -78,6 +78,7 @@ final class TrainingLoad {
 	/** Waits until the server answers README's first query, or fails if it exits or takes longer than {@code patience}. */
 	void awaitUp(Process server, Duration patience) throws InterruptedException {
 		long deadline = System.nanoTime() + patience.toNanos();
+		RuntimeException last = null;
 		while (System.nanoTime() < deadline) {
 			if (!server.isAlive()) {
 				throw new IllegalStateException("the training server exited with " + server.exitValue());
@@ -87,10 +88,12 @@ final class TrainingLoad {
 				return;
 			}
 			catch (RuntimeException ex) {
+				last = ex;
 				Thread.sleep(100);
 			}
 		}
-		throw new IllegalStateException("the training server did not answer within " + patience.toSeconds() + " s");
+		throw new IllegalStateException("the training server did not answer as expected within " + patience.toSeconds()
+				+ " s" + ((last != null) ? "; last: " + last.getMessage() : ""));
 	}
 
 	/**
