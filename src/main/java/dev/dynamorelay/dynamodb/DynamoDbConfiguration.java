@@ -146,10 +146,15 @@ public class DynamoDbConfiguration {
 			return probe != null;
 		}
 		catch (RuntimeException | LinkageError ex) {
-			LoggerFactory.getLogger(DynamoDbConfiguration.class).warn("The AWS CRT HTTP client cannot run here ({}): "
-					+ "DynamoDB calls go over Netty's. Install the system's CA certificates (for example the package "
-					+ "ca-certificates) to use the CRT's, or set dynamo-relay.dynamodb.http-client=netty to choose Netty.",
-					ex.getMessage());
+			String message = String.valueOf(ex.getMessage());
+			String remedy = message.contains("TRUST_STORE") ? "Install the system's CA certificates (the package "
+					+ "ca-certificates, say) to use the CRT's"
+					: (ex instanceof LinkageError) ? "The CRT's native library could not be loaded (no build for this "
+							+ "platform, or java.io.tmpdir mounted noexec)"
+							: "The CRT's client could not be made";
+			LoggerFactory.getLogger(DynamoDbConfiguration.class).warn("The AWS CRT HTTP client cannot run here ({}: {}): "
+					+ "DynamoDB calls go over Netty's. {}; or set dynamo-relay.dynamodb.http-client=netty to choose Netty "
+					+ "and leave out this check.", ex.getClass().getSimpleName(), message, remedy);
 			return false;
 		}
 	}

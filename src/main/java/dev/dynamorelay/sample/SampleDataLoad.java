@@ -3,7 +3,10 @@ package dev.dynamorelay.sample;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
@@ -20,7 +23,7 @@ import dev.dynamorelay.tables.TablesReady;
  * fails the start, as before. The load's time and the rest of the start's now overlap on a second core
  * instead of adding up.
  */
-final class SampleDataLoad implements TablesReady, SmartLifecycle {
+final class SampleDataLoad implements TablesReady, SmartLifecycle, DisposableBean {
 
 	private final DynamoDbAsyncClient dynamoDb;
 
@@ -87,6 +90,24 @@ final class SampleDataLoad implements TablesReady, SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
+	}
+
+	/**
+	 * A start that fails after the load began (another bean's failure) closes the context, the DynamoDB
+	 * client after this: the load ends first, whole or failed, rather than stop halfway with its client
+	 * closed under it (a half-loaded table would stay so, as loading skips tables that hold items).
+	 */
+	@Override
+	public void destroy() {
+		try {
+			this.loading.get(Math.max(0, this.startup.left().toMillis()), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// Its failure was the start's to report, or the start is already being given up.
+		}
 	}
 
 	@Override
