@@ -186,7 +186,7 @@ public final class Benchmark {
 					BenchData.loadUsers(client, "Users");
 				}
 				else {
-					String movies = List.of("startup", "metrics").contains(only) ? null : "Movies";
+					String movies = List.of("startup", "metrics", "transport").contains(only) ? null : "Movies";
 					int movieCount = List.of("fairness", "abuse").contains(only) ? BenchData.FAIRNESS_MOVIES : BenchData.MOVIES;
 					System.out.printf("Loading the data set (200,000 purchases, %,d movies) ...%n",
 							(movies != null) ? movieCount : 0);
@@ -211,8 +211,8 @@ public final class Benchmark {
 				if ("live".equals(only)) {
 					new Live(bench, client, dynamo.endpoint(), server.pid(), port).run();
 				}
-				if (only == null || only.isBlank() || only.equals("startup") || only.equals("metrics")) {
-					bench.startup(jar, dynamo.endpoint(), out, "metrics".equals(only));
+				if (only == null || only.isBlank() || List.of("startup", "metrics", "transport").contains(only)) {
+					bench.startup(jar, dynamo.endpoint(), out, String.valueOf(only));
 				}
 				if (only == null || only.isBlank() || only.equals("export")) {
 					bench.export(jar, dynamo.endpoint(), out);
@@ -664,7 +664,7 @@ public final class Benchmark {
 	}
 
 	/** The start-up section ({@link Startup}), its pages spread over 4 categories and 50 positions in each. */
-	private void startup(Path jar, URI dynamoDb, Path out, boolean metricsOnly) throws Exception {
+	private void startup(Path jar, URI dynamoDb, Path out, String only) throws Exception {
 		Map<String, List<String>> cursors = new LinkedHashMap<>();
 		for (int c = 0; c < 4; c++) {
 			cursors.put(BenchData.category(c), walkCursors(BenchData.category(c), 50));
@@ -682,11 +682,10 @@ public final class Benchmark {
 			}
 
 		}, cursors);
-		if (metricsOnly) {
-			startup.runMetricsOnly();
-		}
-		else {
-			startup.run();
+		switch (only) {
+			case "metrics" -> startup.runMetricsOnly();
+			case "transport" -> startup.runTransportOnly(Path.of("bench", "transport", "target", "bench-transport.jar"));
+			default -> startup.run();
 		}
 	}
 
@@ -751,6 +750,7 @@ public final class Benchmark {
 		Map<Long, Long> dynamoDbCpu;
 		List<byte[]> bodies = cursors.stream().map((cursor) -> body(PAGE, vars("c", category, "a", cursor))).toList();
 		List<Double> all = new ArrayList<>();
+		boolean profiled = clients == 8 && "1".equals(System.getenv("BENCH_PROFILE"));
 		try (Clients<List<Double>> running = Clients.start(clients, (client) -> () -> {
 				List<Double> latencies = new ArrayList<>();
 				ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -765,7 +765,7 @@ public final class Benchmark {
 					}
 				}
 			})) {
-			if (clients == 8) {
+			if (profiled) {
 				profiler(serverPid, "start,event=itimer,interval=1ms");
 			}
 			TimeUnit.NANOSECONDS.sleep(warmEnd - System.nanoTime());
@@ -775,7 +775,7 @@ public final class Benchmark {
 			running.join().forEach(all::addAll);
 		}
 		serverCpu = processCpuNanos(serverPid) - serverCpu;
-		if (clients == 8) {
+		if (profiled) {
 			profiler(serverPid, "stop,file=" + Path.of("target", "bench", "server-8-clients.html").toAbsolutePath());
 		}
 		benchCpu = processCpuNanos(ProcessHandle.current().pid()) - benchCpu;
@@ -795,16 +795,22 @@ public final class Benchmark {
 				(benchCpu - dynamoDbCpuUsed) / 1e6 / latencies.length };
 	}
 
-	/**
-	 * Sends a command to async-profiler in the server ({@code BENCH_PROFILE=1 ./bench/run} fetches it and
-	 * sets {@code BENCH_PROFILER_LIB}); does nothing otherwise. It samples the 8-client window of a warm
-	 * server into a flame graph, {@code target/bench/server-8-clients.html}.
-	 */
-	private static void profiler(long pid, String command) throws Exception {
+	/** Whether async-profiler is at hand ({@code ./bench/run} fetches it on Linux x86-64: {@code BENCH_PROFILER_LIB}). */
+	static boolean profilerAvailable() {
 		String library = System.getenv("BENCH_PROFILER_LIB");
-		if (library == null || library.isBlank()) {
+		return library != null && !library.isBlank();
+	}
+
+	/**
+	 * Sends a command to async-profiler in the server; does nothing without it. With {@code BENCH_PROFILE=1}, the
+	 * main section samples the 8-client window of a warm server into a flame graph,
+	 * {@code target/bench/server-8-clients.html}; the metrics' cost samples a metered server.
+	 */
+	static void profiler(long pid, String command) throws Exception {
+		if (!profilerAvailable()) {
 			return;
 		}
+		String library = System.getenv("BENCH_PROFILER_LIB");
 		// Quoted, or jcmd would read the agent's own key=value options as its own.
 		Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
 				Long.toString(pid), "JVMTI.agent_load", library, "\"" + command + "\"")

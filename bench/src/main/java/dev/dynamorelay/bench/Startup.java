@@ -61,10 +61,10 @@ import dev.dynamorelay.aot.AotCacheCommand;
  * and 25, the fat jar, the AOT cache that {@code java -jar dynamo-relay.jar aot-cache} makes, the JIT and GC
  * settings, the AWS CRT HTTP client against Netty; {@code BENCH_RUNTIMES} picks some by key.
  *
- * <p>Then the metrics' cost: three servers of the last runtime, the second and third with
- * {@code dynamo-relay.metrics.enabled=false} (the third a control: the noise between two processes alike), each
- * warmed alone for 180 s, then loaded in turns (4 rounds of 10 s each, in rotated order; the metered one scraped
- * every 10 s); server CPU per page of each.
+ * <p>Then the metrics' cost: four servers of the AOT cache's runtime (else the last), two of them with
+ * {@code dynamo-relay.metrics.enabled=false}, each warmed alone for 120 s, then loaded in turns (4 rounds of 10 s
+ * each, in rotated order; the metered ones scraped every 10 s): server CPU per page of each; and the share of a
+ * metered server's CPU samples in the meters' code.
  */
 final class Startup {
 
@@ -113,11 +113,12 @@ final class Startup {
 	 * The runtimes measured, by key ({@code BENCH_RUNTIMES=node,25-aot,...} picks some, in this order): the
 	 * Node server, then dynamo-relay's levers.
 	 */
-	static final List<String> RUNTIMES = List.of("node", "17", "25-netty", "25", "25-aot", "25-aot-c1", "25-aot-serial");
+	static final List<String> RUNTIMES = List.of("node", "17", "25-netty", "25", "25-aot", "25-aot-c1", "25-aot-sooner",
+			"25-aot-later", "25-aot-serial");
 
 	/** Every runtime key there is: {@link #RUNTIMES} and Java 17's class archive (AppCDS). */
 	private static final List<String> ALL = List.of("node", "17", "17-cds", "25-netty", "25", "25-aot", "25-aot-c1",
-			"25-aot-serial");
+			"25-aot-sooner", "25-aot-later", "25-aot-serial");
 
 	private final CloseableHttpClient http = Benchmark.httpClient();
 
@@ -191,6 +192,67 @@ final class Startup {
 
 	}
 
+	/**
+	 * Tomcat and Spring MVC against Reactor Netty and WebFlux ({@code BENCH_ONLY=transport}), on
+	 * {@code bench/transport}: one small Spring GraphQL application that serves this section's page from memory
+	 * (two waits of DynamoDB's length standing for its two calls) on either stack, so that only the transport
+	 * differs. Each stack from spawn (first answer, first 30 s), then two servers of each, warmed and loaded in
+	 * turns (server CPU per page). dynamo-relay itself runs on Tomcat only.
+	 */
+	void runTransportOnly(Path transportJar) throws Exception {
+		if (!Files.isRegularFile(transportJar)) {
+			throw new IllegalStateException(transportJar + " is missing: ./bench/run builds it");
+		}
+		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+		List<String> stacks = List.of("servlet", "reactive", "servlet", "reactive");
+		Map<String, String> names = Map.of("servlet", "Tomcat + Spring MVC", "reactive", "Reactor Netty + WebFlux");
+		System.out.printf("Transport: %s against %s, Java %s ...%n", names.get("servlet"), names.get("reactive"), version(java));
+		List<Process> processes = new ArrayList<>();
+		List<URI> servers = new ArrayList<>();
+		try {
+			for (String stack : stacks) {
+				int port = Benchmark.freePort();
+				URI server = URI.create("http://127.0.0.1:" + port + "/graphql");
+				long spawned = System.nanoTime();
+				Process process = new ProcessBuilder(java.toString(), "-jar", transportJar.toAbsolutePath().toString(),
+						"--server.port=" + port, "--spring.main.web-application-type=" + stack)
+					.redirectErrorStream(true)
+					.redirectOutput(this.out.resolve("transport-" + stack + ".log").toFile())
+					.start();
+				processes.add(process);
+				servers.add(server);
+				if (processes.size() <= 2) {
+					// The first of each stack alone from its spawn, as the start-up phases measure dynamo-relay.
+					Window first = load(server, this.bodies, spawned, spawned + Duration.ofSeconds(30).toNanos(), process.pid(),
+							true, CLIENTS);
+					this.rows.row("transport, first 30 s after spawn: " + names.get(stack), first.describe(), "-",
+							"first answer %.2f s".formatted(first.firstSeconds(spawned)), "-", null);
+				}
+			}
+			long[] pids = processes.stream().mapToLong(Process::pid).toArray();
+			Window[] sums = inTurns(servers, pids, this.bodies, Duration.ofSeconds(60), 4, (i) -> {
+			});
+			Window servlet = sums[0].plus(sums[2]);
+			Window reactive = sums[1].plus(sums[3]);
+			double noise = alike(sums);
+			this.rows.row("transport, warm server CPU per page: " + names.get("reactive") + " vs " + names.get("servlet")
+					+ ", two servers of each, 8 clients, 4 x 10 s each in turns",
+					"%.3f ms (%.3f, %.3f), %.0f pages/s".formatted(reactive.cpuPerPage(), sums[1].cpuPerPage(), sums[3].cpuPerPage(),
+							reactive.perSecond()),
+					"%.3f ms (%.3f, %.3f), %.0f pages/s".formatted(servlet.cpuPerPage(), sums[0].cpuPerPage(), sums[2].cpuPerPage(),
+							servlet.perSecond()),
+					"%+.3f ms a page (%.3fx); two servers alike differ by up to %.3fx".formatted(
+							reactive.cpuPerPage() - servlet.cpuPerPage(), reactive.cpuPerPage() / servlet.cpuPerPage(), noise),
+					"-", null);
+			this.rows.figure("transportReactiveMinusServletMs", reactive.cpuPerPage() - servlet.cpuPerPage());
+		}
+		finally {
+			for (Process process : processes) {
+				stop(process);
+			}
+		}
+	}
+
 	/** Only the metrics' cost, on the fat jar of the benchmark's own Java ({@code BENCH_ONLY=metrics}). */
 	void runMetricsOnly() throws Exception {
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -227,13 +289,24 @@ final class Startup {
 				case "25" -> new Runtime(key, "Java " + version(java25) + ", fat jar", java25, List.of(), fatJar, List.of());
 				case "25-netty" -> new Runtime(key, "Java " + version(java25) + ", fat jar, Netty HTTP client", java25, List.of(),
 						fatJar, List.of("--dynamo-relay.dynamodb.http-client=netty"));
-				case "25-aot", "25-aot-c1", "25-aot-serial" -> {
+				case "25-aot", "25-aot-c1", "25-aot-sooner", "25-aot-later", "25-aot-serial" -> {
 					List<String> aot = (aotCache != null) ? aotCache : (aotCache = aotCache(java25, startup.resolve("aot")));
 					List<String> flags = new ArrayList<>(List.of(aot.get(1)));
 					String name = "Java " + version(java25) + ", AOT cache (`aot-cache` command)";
 					if (key.endsWith("-c1")) {
 						flags.add("-XX:TieredStopAtLevel=1");
 						name += ", C1 only (-XX:TieredStopAtLevel=1)";
+					}
+					else if (key.endsWith("-sooner")) {
+						// The tiered thresholds (invocations and loops before each compilation tier) at a quarter:
+						// methods leave the interpreter sooner, and more of them are compiled.
+						flags.add("-XX:CompileThresholdScaling=0.25");
+						name += ", tiered thresholds x0.25 (-XX:CompileThresholdScaling=0.25)";
+					}
+					else if (key.endsWith("-later")) {
+						// At four times: fewer, hotter methods compiled, less of the two cores for the compilers.
+						flags.add("-XX:CompileThresholdScaling=4");
+						name += ", tiered thresholds x4 (-XX:CompileThresholdScaling=4)";
 					}
 					else if (key.endsWith("-serial")) {
 						flags.add("-XX:+UseSerialGC");
@@ -536,69 +609,132 @@ final class Startup {
 	}
 
 	/**
-	 * The metrics' cost: server CPU per page with them and without, two warm servers loaded in turns. The
-	 * metered one is scraped every 10 s, as Prometheus would.
+	 * The metrics' cost, two ways. Across processes: server CPU per page of two servers with the meters and two
+	 * without, loaded in turns, the metered ones scraped every 10 s as Prometheus would; the two of each kind
+	 * show the noise between processes alike, which is of the size of the target (a few per cent). Inside one
+	 * process: the share of a metered server's CPU samples (async-profiler) in the meters' code, ours and
+	 * Micrometer's, scrapes included; the JIT, the heap and the machine are then the same for both sides.
 	 */
 	private void metricsCost(Runtime runtime) throws Exception {
 		System.out.printf("Metrics on vs off (%s) ...%n", runtime.name());
-		int onPort = Benchmark.freePort();
-		int offPort = Benchmark.freePort();
-		int controlPort = Benchmark.freePort();
-		Process on = start(runtime, List.of(), onPort, false);
-		Process off = start(runtime, List.of(), offPort, false, "--dynamo-relay.metrics.enabled=false");
-		Process control = start(runtime, List.of(), controlPort, false, "--dynamo-relay.metrics.enabled=false");
+		List<Process> processes = new ArrayList<>();
+		List<URI> servers = new ArrayList<>();
 		try {
-			List<URI> servers = List.of(URI.create("http://127.0.0.1:" + onPort + "/graphql"),
-					URI.create("http://127.0.0.1:" + offPort + "/graphql"),
-					URI.create("http://127.0.0.1:" + controlPort + "/graphql"));
-			long[] pids = { on.pid(), off.pid(), control.pid() };
-			// Each warmed alone, under the full load, as long as the warm phase's servers.
-			for (int i = 0; i < servers.size(); i++) {
-				load(servers.get(i), this.bodies, System.nanoTime(), System.nanoTime() + Duration.ofSeconds(180).toNanos(), pids[i],
-						true, CLIENTS);
+			for (int i = 0; i < 4; i++) {
+				int port = Benchmark.freePort();
+				boolean metered = i % 2 == 0;
+				processes.add(metered ? start(runtime, List.of(), port, false)
+						: start(runtime, List.of(), port, false, "--dynamo-relay.metrics.enabled=false"));
+				servers.add(URI.create("http://127.0.0.1:" + port + "/graphql"));
 			}
-			Window[] sums = { Window.NONE, Window.NONE, Window.NONE };
-			URI scrape = URI.create("http://127.0.0.1:" + onPort + "/actuator/prometheus");
-			// Four rounds; each round runs the three in a rotated order.
-			for (int round = 0; round < 4; round++) {
-				for (int k = 0; k < 3; k++) {
-					int i = (round + k) % 3;
-					long start = System.nanoTime();
-					if (i == 0) {
-						get(scrape);
-					}
-					sums[i] = sums[i].plus(load(servers.get(i), this.bodies, start, start + Duration.ofSeconds(10).toNanos(), pids[i],
-							false, CLIENTS));
+			long[] pids = processes.stream().mapToLong(Process::pid).toArray();
+			URI[] scrapes = servers.stream().map((server) -> server.resolve("/actuator/prometheus")).toArray(URI[]::new);
+			Window[] sums = inTurns(servers, pids, this.bodies, Duration.ofSeconds(120), 4, (i) -> {
+				if (i % 2 == 0) {
+					get(scrapes[i]);
 				}
-			}
-			String scraped = get(scrape);
+			});
+			String scraped = get(scrapes[0]);
 			if (!scraped.contains("dynamorelay_connection_pages_total{connection=\"Query.purchasesByCategory\"")) {
 				throw new IllegalStateException("the metered server's scrape has no page counts");
 			}
-			double ratio = sums[0].cpuPerPage() / sums[1].cpuPerPage();
-			double noise = sums[2].cpuPerPage() / sums[1].cpuPerPage();
-			this.rows.row("server CPU per page, metrics on (scraped every 10 s) vs off, 8 clients, 4 x 10 s each in turns",
-					"%.3f ms".formatted(sums[0].cpuPerPage()), "%.3f ms".formatted(sums[1].cpuPerPage()),
-					"%.3fx (%.0f vs %.0f pages/s)".formatted(ratio, sums[0].perSecond(), sums[1].perSecond()), "<= 1.03x",
-					ratio <= 1.03);
-			this.rows.row("... control: a second server with metrics off vs the first (the noise between two processes)",
-					"%.3f ms".formatted(sums[2].cpuPerPage()), "%.3f ms".formatted(sums[1].cpuPerPage()),
-					"%.3fx".formatted(noise), "-", null);
-			// What the meters record per page, timed alone in this JVM once the servers are idle: the part of
-			// the difference above that is the meters' own.
+			Window on = sums[0].plus(sums[2]);
+			Window off = sums[1].plus(sums[3]);
+			double ratio = on.cpuPerPage() / off.cpuPerPage();
+			double noise = alike(sums);
+			this.rows.row("server CPU per page, metrics on (scraped every 10 s) vs off, two servers of each, 8 clients, "
+					+ "4 x 10 s each in turns", "%.3f ms (%.3f, %.3f)".formatted(on.cpuPerPage(), sums[0].cpuPerPage(), sums[2].cpuPerPage()),
+					"%.3f ms (%.3f, %.3f)".formatted(off.cpuPerPage(), sums[1].cpuPerPage(), sums[3].cpuPerPage()),
+					"%.3fx (%.0f vs %.0f pages/s); two servers alike differ by up to %.3fx".formatted(ratio, on.perSecond(),
+							off.perSecond(), noise), "-", null);
+			this.rows.figure("metricsCpuRatio", ratio);
+			this.rows.figure("metricsProcessNoise", noise);
+			if (Benchmark.profilerAvailable()) {
+				double share = meterShare(pids[0], servers.get(0), scrapes[0]);
+				this.rows.row("... the meters' share of a metered server's CPU (async-profiler, 20 s of the same load, "
+						+ "scraped every 10 s): samples in dev.dynamorelay.metrics and Micrometer's meters",
+						"%.2f%%".formatted(share), "-", "of the server's CPU", "<= 3%", share <= 3);
+				this.rows.figure("metricsProfileShare", share);
+			}
+			// What the meters record per page, timed alone in this JVM once the servers are idle.
 			double recording = dev.dynamorelay.metrics.RecordingCost.nanosPerPage();
 			this.rows.row("... what the meters record per page (1 request timer, 2 DynamoDB call timers, 5 counters), "
 					+ "timed in one JVM with a scrape every 5,000 pages", "%.0f ns".formatted(recording), "-",
-					"%.3f%% of the server's CPU per page".formatted(100 * recording / 1e6 / sums[1].cpuPerPage()), "<= 3%",
-					recording / 1e6 <= 0.03 * sums[1].cpuPerPage());
-			this.rows.figure("metricsCpuRatio", ratio);
-			this.rows.figure("metricsControlRatio", noise);
+					"%.3f%% of the server's CPU per page".formatted(100 * recording / 1e6 / off.cpuPerPage()), "<= 3%",
+					recording / 1e6 <= 0.03 * off.cpuPerPage());
 		}
 		finally {
-			stop(on);
-			stop(off);
-			stop(control);
+			for (Process process : processes) {
+				stop(process);
+			}
 		}
+	}
+
+	/**
+	 * Samples a metered server's CPU for 20 s under the section's load (scraped every 10 s) and returns the per
+	 * cent of samples with a meter's frame on the stack: dynamo-relay's meters and Micrometer's meters and
+	 * registry. Micrometer's context propagation is not counted: it runs the same with the meters off.
+	 */
+	private double meterShare(long pid, URI server, URI scrape) throws Exception {
+		Path collapsed = Path.of("target", "bench", "metrics-profile.collapsed").toAbsolutePath();
+		Files.deleteIfExists(collapsed);
+		Benchmark.profiler(pid, "start,event=itimer,interval=1ms");
+		for (int i = 0; i < 2; i++) {
+			get(scrape);
+			long start = System.nanoTime();
+			load(server, this.bodies, start, start + Duration.ofSeconds(10).toNanos(), pid, false, CLIENTS);
+		}
+		Benchmark.profiler(pid, "stop,file=" + collapsed + ",collapsed");
+		long all = 0;
+		long meters = 0;
+		for (String line : Files.readAllLines(collapsed)) {
+			int space = line.lastIndexOf(' ');
+			long samples = Long.parseLong(line.substring(space + 1));
+			String stack = line.substring(0, space);
+			all += samples;
+			if (stack.contains("dev/dynamorelay/metrics/") || stack.contains("io/micrometer/core/")
+					|| stack.contains("io/micrometer/prometheusmetrics/") || stack.contains("io/prometheus/")) {
+				meters += samples;
+			}
+		}
+		if (all == 0) {
+			throw new IllegalStateException("no samples in " + collapsed);
+		}
+		return 100.0 * meters / all;
+	}
+
+	/**
+	 * For four servers of two kinds, A B A B, loaded in turns: how far apart two servers of one kind are, the
+	 * larger CPU per page over the smaller, the larger of the two kinds.
+	 */
+	private static double alike(Window[] sums) {
+		double a = Math.max(sums[0].cpuPerPage(), sums[2].cpuPerPage()) / Math.min(sums[0].cpuPerPage(), sums[2].cpuPerPage());
+		double b = Math.max(sums[1].cpuPerPage(), sums[3].cpuPerPage()) / Math.min(sums[1].cpuPerPage(), sums[3].cpuPerPage());
+		return Math.max(a, b);
+	}
+
+	/**
+	 * Loads each server alone for {@code warmUp}, then all of them in turns: {@code rounds} rounds of 10 s each,
+	 * each round in a rotated order, {@code before} run ahead of a server's window. Returns each server's windows
+	 * summed.
+	 */
+	private Window[] inTurns(List<URI> servers, long[] pids, List<byte[]> bodies, Duration warmUp, int rounds,
+			java.util.function.IntConsumer before) throws Exception {
+		for (int i = 0; i < servers.size(); i++) {
+			load(servers.get(i), bodies, System.nanoTime(), System.nanoTime() + warmUp.toNanos(), pids[i], true, CLIENTS);
+		}
+		Window[] sums = new Window[servers.size()];
+		Arrays.fill(sums, Window.NONE);
+		for (int round = 0; round < rounds; round++) {
+			for (int k = 0; k < servers.size(); k++) {
+				int i = (round + k) % servers.size();
+				before.accept(i);
+				long start = System.nanoTime();
+				sums[i] = sums[i].plus(load(servers.get(i), bodies, start, start + Duration.ofSeconds(10).toNanos(), pids[i],
+						false, CLIENTS));
+			}
+		}
+		return sums;
 	}
 
 	/** Pages served between {@code from} and {@code to} (nanoTime), their latencies, and the server's CPU. */
