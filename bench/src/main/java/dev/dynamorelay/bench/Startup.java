@@ -113,12 +113,12 @@ final class Startup {
 	 * The runtimes measured, by key ({@code BENCH_RUNTIMES=node,25-aot,...} picks some, in this order): the
 	 * Node server, then dynamo-relay's levers.
 	 */
-	static final List<String> RUNTIMES = List.of("node", "17", "25-netty", "25", "25-aot", "25-aot-c1", "25-aot-sooner",
-			"25-aot-later", "25-aot-serial");
+	static final List<String> RUNTIMES = List.of("node", "17", "25-netty", "25", "25-aot", "25-aot-x1", "25-aot-sooner",
+			"25-aot-c1", "25-aot-serial");
 
 	/** Every runtime key there is: {@link #RUNTIMES} and Java 17's class archive (AppCDS). */
-	private static final List<String> ALL = List.of("node", "17", "17-cds", "25-netty", "25", "25-aot", "25-aot-c1",
-			"25-aot-sooner", "25-aot-later", "25-aot-serial");
+	private static final List<String> ALL = List.of("node", "17", "17-cds", "25-netty", "25", "25-aot", "25-aot-x1",
+			"25-aot-sooner", "25-aot-c1", "25-aot-serial");
 
 	private final CloseableHttpClient http = Benchmark.httpClient();
 
@@ -289,30 +289,35 @@ final class Startup {
 				case "25" -> new Runtime(key, "Java " + version(java25) + ", fat jar", java25, List.of(), fatJar, List.of());
 				case "25-netty" -> new Runtime(key, "Java " + version(java25) + ", fat jar, Netty HTTP client", java25, List.of(),
 						fatJar, List.of("--dynamo-relay.dynamodb.http-client=netty"));
-				case "25-aot", "25-aot-c1", "25-aot-sooner", "25-aot-later", "25-aot-serial" -> {
+				case "25-aot", "25-aot-x1", "25-aot-sooner", "25-aot-c1", "25-aot-serial" -> {
 					List<String> aot = (aotCache != null) ? aotCache : (aotCache = aotCache(java25, startup.resolve("aot")));
-					List<String> flags = new ArrayList<>(List.of(aot.get(1)));
-					String name = "Java " + version(java25) + ", AOT cache (`aot-cache` command)";
-					if (key.endsWith("-c1")) {
-						flags.add("-XX:TieredStopAtLevel=1");
-						name += ", C1 only (-XX:TieredStopAtLevel=1)";
+					// As printed: the cache and the command's JIT setting (AotCacheCommand.RUN_FLAGS), then -jar.
+					int jar = aot.indexOf("-jar");
+					List<String> flags = new ArrayList<>(aot.subList(1, jar));
+					String name = "Java " + version(java25) + ", AOT cache (`aot-cache` command, its "
+							+ String.join(" ", flags.subList(1, flags.size())) + ")";
+					if (!key.equals("25-aot") && !key.endsWith("-serial")) {
+						flags.removeIf((flag) -> flag.startsWith("-XX:CompileThresholdScaling="));
+						name = "Java " + version(java25) + ", AOT cache";
+					}
+					if (key.endsWith("-x1")) {
+						// The JVM's own tiered thresholds (invocations and loops before each compilation tier).
+						name += ", the JVM's own tiered thresholds (x1)";
 					}
 					else if (key.endsWith("-sooner")) {
-						// The tiered thresholds (invocations and loops before each compilation tier) at a quarter:
-						// methods leave the interpreter sooner, and more of them are compiled.
+						// At a quarter: methods leave the interpreter sooner, and more of them are compiled.
 						flags.add("-XX:CompileThresholdScaling=0.25");
 						name += ", tiered thresholds x0.25 (-XX:CompileThresholdScaling=0.25)";
 					}
-					else if (key.endsWith("-later")) {
-						// At four times: fewer, hotter methods compiled, less of the two cores for the compilers.
-						flags.add("-XX:CompileThresholdScaling=4");
-						name += ", tiered thresholds x4 (-XX:CompileThresholdScaling=4)";
+					else if (key.endsWith("-c1")) {
+						flags.add("-XX:TieredStopAtLevel=1");
+						name += ", C1 only (-XX:TieredStopAtLevel=1)";
 					}
 					else if (key.endsWith("-serial")) {
 						flags.add("-XX:+UseSerialGC");
 						name += ", Serial GC";
 					}
-					yield new Runtime(key, name, java25, flags, aot.subList(2, aot.size()), List.of());
+					yield new Runtime(key, name, java25, flags, aot.subList(jar, aot.size()), List.of());
 				}
 				default -> throw new IllegalArgumentException("no runtime " + key + " (BENCH_RUNTIMES takes " + ALL + ")");
 			});
@@ -401,7 +406,7 @@ final class Startup {
 			String warmVersus = (node == null || !relay) ? "-"
 					: "%.2fx its pages/s; p99 %.1f vs %.1f ms".formatted(warm.perSecond() / node.warm().perSecond(),
 							warm.percentile(99), node.warm().percentile(99));
-			this.rows.row("warm, 20 s after 150 s of load: " + runtime.name(),
+			this.rows.row("warm, 20 s after %d s of load: ".formatted(COLD.plus(WARM_UP).toSeconds()) + runtime.name(),
 					relay ? warm.describe() + ", %.0f KB allocated/page".formatted(allocatedPerPage / 1024)
 							: warm.describe().replace(" (JIT compilers 0%, GC 0%)", ""),
 					"cold/warm %.0f%%".formatted(100 * cold.perSecond() / warm.perSecond()), warmVersus,
@@ -870,7 +875,7 @@ final class Startup {
 	 * Makes the AOT cache as a {@code java -jar} user does, with the jar's own command ({@code java -jar
 	 * dynamo-relay.jar aot-cache}, docs/deploying.md): extracted into {@code destination}, trained there on the
 	 * embedded default.
-	 * @return the java command it prints, split: java, the {@code -XX:AOTCache} flag, {@code -jar} and the jar
+	 * @return the java command it prints, split: java, its flags ({@code -XX:AOTCache} first), {@code -jar} and the jar
 	 */
 	private List<String> aotCache(Path java25, Path destination) throws Exception {
 		System.out.println("Making the AOT cache with `java -jar dynamo-relay.jar aot-cache` ...");
@@ -888,7 +893,7 @@ final class Startup {
 		this.rows.row("AOT cache made by `java -jar dynamo-relay.jar aot-cache` (extract, 40 s of training on the embedded default)",
 				"%.0f s".formatted((System.nanoTime() - started) / 1e9), "-",
 				"%.0f MB".formatted(Files.size(Path.of(run.get(1).substring("-XX:AOTCache=".length()))) / 1e6), "-", null);
-		return run.subList(0, 4);
+		return run;
 	}
 
 	/** bench/node/server.mjs, its packages installed by bench/run ({@code npm ci}). */
