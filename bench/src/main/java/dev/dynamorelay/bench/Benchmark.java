@@ -194,8 +194,8 @@ public final class Benchmark {
 					BenchData.load(client, "Users", "UserPurchases", movies, movieCount);
 					System.out.printf("  loaded in %.0f s%n", (System.nanoTime() - loading) / 1e9);
 				}
-				// BENCH_ONLY=export, startup, metrics, fairness, abuse, write or live runs that section alone (after the
-				// load); main, the steps before the export and the start-up.
+				// BENCH_ONLY=export, startup, metrics, transport, fairness, abuse, write or live runs that section alone
+				// (after the load); main, the steps before the export and the start-up.
 				if (only == null || only.isBlank() || only.equals("main")) {
 					bench.run(server.pid());
 				}
@@ -750,7 +750,8 @@ public final class Benchmark {
 		Map<Long, Long> dynamoDbCpu;
 		List<byte[]> bodies = cursors.stream().map((cursor) -> body(PAGE, vars("c", category, "a", cursor))).toList();
 		List<Double> all = new ArrayList<>();
-		boolean profiled = clients == 8 && "1".equals(System.getenv("BENCH_PROFILE"));
+		String profile = System.getenv("BENCH_PROFILE");
+		boolean profiled = clients == 8 && profile != null && !profile.isBlank();
 		try (Clients<List<Double>> running = Clients.start(clients, (client) -> () -> {
 				List<Double> latencies = new ArrayList<>();
 				ThreadLocalRandom random = ThreadLocalRandom.current();
