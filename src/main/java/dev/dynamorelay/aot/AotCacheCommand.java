@@ -66,7 +66,7 @@ public final class AotCacheCommand implements Callable<Integer> {
 	 * The JIT setting the printed command adds to the cache: the tiered compilation thresholds at four times
 	 * the JVM's. Measured side by side with the cache on two cores (bench/README.md, "Start-up and the runtime
 	 * levers"), fewer methods compiled early leave more of the cores to the requests: 1.25 to 1.5 times the pages
-	 * in the first 30 s, the first answer 0.4 to 0.6 s sooner, and the same warm figures after 5 minutes (the
+	 * in the first 30 s, the first answer under load 0.4 to 0.6 s sooner, and the same warm figures after 5 minutes (the
 	 * last compilations come later: 78% of the warm pages/s at 2.5 minutes in one run).
 	 */
 	public static final String RUN_FLAGS = "-XX:CompileThresholdScaling=4";
