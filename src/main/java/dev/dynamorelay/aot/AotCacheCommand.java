@@ -69,7 +69,7 @@ public final class AotCacheCommand implements Callable<Integer> {
 	 * in the first 30 s, the first answer under load 0.4 to 0.6 s sooner, and the same warm figures after 5 minutes (the
 	 * last compilations come later: 78% of the warm pages/s at 2.5 minutes in one run).
 	 */
-	public static final String RUN_FLAGS = "-XX:CompileThresholdScaling=4";
+	static final String RUN_FLAGS = "-XX:CompileThresholdScaling=4";
 
 	/** How long the training server may take to answer its first request. */
 	private static final Duration STARTUP = Duration.ofMinutes(3);
@@ -186,8 +186,13 @@ public final class AotCacheCommand implements Callable<Integer> {
 			throw new IllegalStateException("the training JVM wrote no cache; see " + log);
 		}
 		err.printf("aot-cache: wrote %s (%d MB)%n", cache, Files.size(cache) / 1_000_000);
-		out.println(java + " -XX:AOTCache=" + cache + " " + RUN_FLAGS + " -jar " + application);
+		out.println(runCommand(java, cache, application));
 		return 0;
+	}
+
+	/** The command that runs the server with the cache, as the command prints it. */
+	static String runCommand(Path java, Path cache, Path application) {
+		return java + " -XX:AOTCache=" + cache + " " + RUN_FLAGS + " -jar " + application;
 	}
 
 	/** Stops the training JVM and whatever it started (the cache's writer), forcibly if it still runs. */
