@@ -122,6 +122,16 @@ final class Workload {
 		else if (pick < 95) {
 			call = new Call("DynamoDB_20120810.DescribeTable", object("TableName", table().name()), "DescribeTable");
 		}
+		else if (pick < 95.7) {
+			call = new Call("DynamoDB_20120810.DescribeTimeToLive", object("TableName", table().name()), "DescribeTimeToLive");
+		}
+		else if (pick < 96.2) {
+			call = updateTable();
+		}
+		else if (pick < 96.4 && this.tables.size() > 1) {
+			Table gone = table();
+			call = new Call("DynamoDB_20120810.DeleteTable", object("TableName", gone.name()), "DeleteTable");
+		}
 		else if (pick < 97) {
 			ObjectNode body = NODES.objectNode();
 			if (chance(0.5)) {
@@ -149,6 +159,7 @@ final class Workload {
 		}
 		switch (call.operation()) {
 			case "PutItem" -> remember(call.body().path("TableName").asString(), call.body().path("Item"));
+			case "DeleteTable" -> this.tables.removeIf((table) -> table.name().equals(call.body().path("TableName").asString()));
 			case "Query", "Scan" -> {
 				JsonNode last = answer.body().get("LastEvaluatedKey");
 				this.continuations.removeIf((each) -> each.call() == call);
@@ -245,6 +256,21 @@ final class Workload {
 			lsis.forEach((index) -> array.add(indexDefinition(index)));
 		}
 		return new Call("DynamoDB_20120810.CreateTable", body, "CreateTable");
+	}
+
+	private Call updateTable() {
+		Table table = table();
+		ObjectNode body = object("TableName", table.name());
+		if (chance(0.5)) {
+			body.set("ProvisionedThroughput", throughput());
+		}
+		else {
+			body.put("BillingMode", pick(List.of("PAY_PER_REQUEST", "PROVISIONED")));
+			if (body.get("BillingMode").asString().equals("PROVISIONED")) {
+				body.set("ProvisionedThroughput", throughput());
+			}
+		}
+		return new Call("DynamoDB_20120810.UpdateTable", body, "UpdateTable");
 	}
 
 	private ObjectNode indexDefinition(Index index) {
@@ -850,6 +876,10 @@ final class Workload {
 			if (!item.has(attribute) && chance(0.45)) {
 				item.set(attribute, value(typeOf(attribute), 2));
 			}
+		}
+		if (chance(0.03)) {
+			// Large items: pages that end at 1 MB, items near 400 KB, and sizes counted by DynamoDB's rules.
+			item.set("big", NODES.objectNode().put("S", "x".repeat(50_000 + this.random.nextInt(360_000))));
 		}
 		return item;
 	}
