@@ -10,7 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
+import dev.dynamorelay.engine.DynamoDbEngine;
+import dev.dynamorelay.engine.EngineOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,12 +28,12 @@ class EngineDifferentialIT {
 
 	private static Dynalite dynalite;
 
-	private static EmbeddedDynamoDb engine;
+	private static DynamoDbEngine engine;
 
 	@BeforeAll
 	static void start() {
 		dynalite = Dynalite.start();
-		engine = EmbeddedDynamoDb.start();
+		engine = DynamoDbEngine.start(EngineOptions.defaults());
 	}
 
 	@AfterAll
