@@ -4,6 +4,8 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.dynamorelay.engine.streams.Streams;
+import dev.dynamorelay.engine.streams.StreamsOptions;
 import dev.dynamorelay.engine.wire.Faults;
 import dev.dynamorelay.engine.wire.WireServer;
 
@@ -24,9 +26,12 @@ public final class DynamoDbEngine implements AutoCloseable {
 
 	private final WireServer server;
 
-	private DynamoDbEngine(EngineOptions options, WireServer server) {
+	private final Streams streams;
+
+	private DynamoDbEngine(EngineOptions options, WireServer server, Streams streams) {
 		this.options = options;
 		this.server = server;
+		this.streams = streams;
 	}
 
 	/**
@@ -41,24 +46,25 @@ public final class DynamoDbEngine implements AutoCloseable {
 			throw new IllegalArgumentException(
 					"This build of the engine keeps data in memory only: the journal behind --path is not built yet");
 		}
+		Streams streams = new Streams(StreamsOptions.defaults()
+			.withShards(options.shardRolloverRecords(), options.shardRolloverAge()));
 		Map<String, Action<?, ?>> actions = new LinkedHashMap<>();
-		for (Action<?, ?> action : EngineActions.all()) {
-			register(actions, action);
+		for (Action<?, ?> action : EngineActions.all(streams)) {
+			actions.put(action.target(), action);
 		}
+		// The options' operations come besides the engine's own, or instead of one of them (a test's).
+		Map<String, Action<?, ?>> added = new LinkedHashMap<>();
 		for (Action<?, ?> action : options.actions()) {
-			register(actions, action);
+			if (added.putIfAbsent(action.target(), action) != null) {
+				throw new IllegalArgumentException("Two operations answer " + action.target());
+			}
 		}
+		actions.putAll(added);
 		Faults faults = new Faults();
 		faults.setAll(options.faults());
 		WireServer server = WireServer.start(options.host(), options.port(), actions, faults, options.region(),
 				options.workerThreads());
-		return new DynamoDbEngine(options, server);
-	}
-
-	private static void register(Map<String, Action<?, ?>> actions, Action<?, ?> action) {
-		if (actions.putIfAbsent(action.target(), action) != null) {
-			throw new IllegalArgumentException("Two operations answer " + action.target());
-		}
+		return new DynamoDbEngine(options, server, streams);
 	}
 
 	/** Where the engine listens: {@code http://127.0.0.1:PORT}, the endpoint to give an SDK client. */
@@ -69,6 +75,11 @@ public final class DynamoDbEngine implements AutoCloseable {
 	/** The faults it injects, to change while it runs. */
 	public Faults faults() {
 		return this.server.faults();
+	}
+
+	/** Its streams: told of every commit of the store, they serve DynamoDB Streams' operations. */
+	public Streams streams() {
+		return this.streams;
 	}
 
 	/** The options it was started with. */
