@@ -127,9 +127,13 @@ public final class WireServer implements AutoCloseable {
 				.channel();
 			return new WireServer(loops, workers, server, faults, connections);
 		}
-		catch (RuntimeException failure) {
+		catch (Throwable failure) {
 			loops.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
 			workers.shutdownNow();
+			// Netty rethrows the bind's checked exception (the port is taken) as it is.
+			if (failure instanceof java.io.IOException cannotBind) {
+				throw new java.io.UncheckedIOException(cannotBind.getMessage(), cannotBind);
+			}
 			throw failure;
 		}
 	}
