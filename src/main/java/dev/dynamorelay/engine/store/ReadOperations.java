@@ -149,7 +149,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice = (high == null) ? map.tailMap(low, lowInclusive) : map.subMap(low, lowInclusive, high, false);
 			page.read(forward ? slice : slice.descendingMap());
 		}
@@ -357,7 +357,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice;
 			if (low == null && high == null) {
 				slice = map;
@@ -385,6 +385,18 @@ final class ReadOperations {
 		}
 		response.consumedCapacity(page.consumed(request.returnConsumedCapacityAsString(), Boolean.TRUE.equals(request.consistentRead())));
 		return response.build();
+	}
+
+	/** The index's entries, when it can be read (the caller holds the table's read lock). */
+	private static StoredIndex readable(StoredTable table, IndexSchema index) {
+		StoredIndex stored = table.indexes.get(index.name());
+		if (stored == null) {
+			throw AwsError.validation("The table does not have the specified index: " + index.name());
+		}
+		if (stored.backfilling) {
+			throw AwsError.validation("Cannot read from backfilling global secondary index: " + index.name());
+		}
+		return stored;
 	}
 
 	private static byte[] startKey(TableSchema schema, IndexSchema index, Map<String, AttributeValue> startKey) {

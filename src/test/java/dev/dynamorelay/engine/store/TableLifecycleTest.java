@@ -133,6 +133,31 @@ class TableLifecycleTest {
 	}
 
 	@Test
+	void refusesToReadAGlobalIndexWhileItIsBackfilled() {
+		try (Database slow = new Database(DatabaseOptions.defaults().withTableStatusDelay(java.time.Duration.ofHours(1))
+			.withTimeToLiveSweep(java.time.Duration.ZERO))) {
+			slow.restoreTable(TableDescription.builder().tableName("grow").attributeDefinitions(definition("pk", "S"))
+				.keySchema(hash("pk")).provisionedThroughput(software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription.builder()
+					.readCapacityUnits(0L).writeCapacityUnits(0L).build())
+				.billingModeSummary(software.amazon.awssdk.services.dynamodb.model.BillingModeSummary.builder().billingMode("PAY_PER_REQUEST").build())
+				.tableArn("arn:aws:dynamodb:us-east-1:000000000000:table/grow").tableId("id").creationDateTime(Instant.now()).build(), null);
+			slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("colour", "S"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("byColour").keySchema(hash("colour")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build());
+			assertValidation(() -> slow.query(QueryRequest.builder().tableName("grow").indexName("byColour")
+				.keyConditions(java.util.Map.of("colour", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("red")).build()))
+				.build()), "Cannot read from backfilling global secondary index: byColour");
+			assertError(() -> slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("size", "N"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("bySize").keySchema(hash("size")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build()), "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+		}
+	}
+
+	@Test
 	void removesAGlobalIndexAndTheDefinitionsOnlyItUsed() {
 		Fixtures.hashTable(this.database, "shrink", "S");
 		this.database.updateTable(UpdateTableRequest.builder().tableName("shrink").attributeDefinitions(definition("g", "N"))
