@@ -40,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
 
 import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.RequestContext;
 import dev.dynamorelay.engine.value.ItemCodec;
 import dev.dynamorelay.engine.value.ItemSize;
 
@@ -142,8 +143,16 @@ final class TableOperations {
 		Database.await(told);
 	}
 
+	/**
+	 * The ARN of a new table: in the region the call was signed for (the wire's {@link RequestContext}), or the
+	 * database's own region for a call that names none.
+	 */
 	private String tableArn(String name) {
-		return "arn:aws:dynamodb:" + this.database.options.region() + ":" + this.database.options.accountId() + ":table/" + name;
+		String region = RequestContext.region();
+		if (RequestContext.DEFAULT_REGION.equals(region)) {
+			region = this.database.options.region();
+		}
+		return "arn:aws:dynamodb:" + region + ":" + this.database.options.accountId() + ":table/" + name;
 	}
 
 	private static void checkCreate(CreateTableRequest request) {
