@@ -272,6 +272,17 @@ class TableLifecycleTest {
 			java.util.Map<String, AttributeValue> got = restored.getItem(GetItemRequest.builder().tableName("orig")
 				.key(item("pk", s("a"), "sk", n(1))).build()).item();
 			assertThat(got).isEqualTo(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			// the table described again with a new index (an UpdateTable replayed) keeps its items, indexed
+			TableDescription indexed = description.toBuilder()
+				.attributeDefinitions(definition("pk", "S"), definition("sk", "N"), definition("v", "S"))
+				.globalSecondaryIndexes(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription.builder().indexName("byV")
+					.keySchema(hash("v")).projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build())
+				.build();
+			restored.restoreTable(indexed, null);
+			assertThat(restored.query(QueryRequest.builder().tableName("orig").indexName("byV")
+				.keyConditions(java.util.Map.of("v", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("x")).build()))
+				.build()).items()).containsExactly(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			assertThat(restored.describeTable(DescribeTableRequest.builder().tableName("orig").build()).table().itemCount()).isEqualTo(1);
 		}
 	}
 
