@@ -200,7 +200,9 @@ public final class Database implements AutoCloseable {
 
 	/**
 	 * Adds a table as {@code description} describes it (keys, indexes, billing, throughput, stream, creation
-	 * time, id), ACTIVE, without telling the listeners: how the journal brings a table back.
+	 * time, id) with its Time to Live, ACTIVE, without telling the listeners: how the journal brings a table
+	 * back. A table of the same name and id already there (an UpdateTable replayed) becomes the described one and
+	 * keeps its items, its indexes filled anew; a table of the same name and another id is replaced.
 	 */
 	public void restoreTable(TableDescription description, TimeToLiveDescription timeToLive) {
 		this.tableOperations.restore(description, timeToLive);

@@ -74,25 +74,10 @@ final class ReadOperations {
 		legacy.put("KeyConditions", request.hasKeyConditions());
 		ExprBridge.checkParameters(expressions, legacy, ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames()),
 				ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues()));
-		if (request.hasQueryFilter()) {
-			KeyConditions.check(request.queryFilter());
-		}
-		if (request.hasAttributesToGet()) {
-			ItemOperations.duplicateNames(request.attributesToGet());
-		}
 		Map<String, AttributeValue> startKey = startKey(request.hasExclusiveStartKey() ? request.exclusiveStartKey() : null);
 		if (!request.hasKeyConditions() && request.keyConditionExpression() == null) {
 			throw AwsError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 		}
-		if (request.hasKeyConditions()) {
-			KeyConditions.check(request.keyConditions());
-			int count = request.keyConditions().size();
-			if (count != 1 && count != 2) {
-				throw AwsError.validation("Conditions can be of length 1 or 2 only");
-			}
-		}
-		boolean projects = request.projectionExpression() != null || request.hasAttributesToGet();
-		checkSelect(request.selectAsString(), request.projectionExpression() != null, request.hasAttributesToGet(), request.indexName());
 		ExprBridge.Input input = new ExprBridge.Input();
 		input.names = ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames());
 		input.values = ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues());
@@ -102,19 +87,19 @@ final class ReadOperations {
 		input.filterConditions = request.hasQueryFilter() ? request.queryFilter() : null;
 		input.filterConditionsName = "QueryFilter";
 		input.conditionalOperator = request.conditionalOperatorAsString();
+		input.keyConditionExpression = request.keyConditionExpression();
+		input.keyConditions = request.hasKeyConditions() ? request.keyConditions() : null;
+		ExprBridge.Parsed parsed = ExprBridge.parse(input);
+		checkSelect(request.selectAsString(), request.projectionExpression() != null, request.hasAttributesToGet(), request.indexName());
 		StoredTable table = this.database.activeTable(request.tableName());
 		TableSchema schema = table.schema;
 		IndexSchema index = index(schema, request.indexName(), Boolean.TRUE.equals(request.consistentRead()));
 		KeyAttribute hash = (index != null) ? index.hash() : schema.hash();
 		KeyAttribute range = (index != null) ? index.range() : schema.range();
-		input.keyConditionExpression = request.keyConditionExpression();
-		input.queriedHash = hash;
-		input.queriedRange = range;
-		ExprBridge.Parsed parsed = ExprBridge.parse(input);
 		if (startKey != null) {
 			checkQueryStartKey(startKey, schema, index);
 		}
-		KeyRange keys = (parsed.keyRange() != null) ? parsed.keyRange() : KeyConditions.range(request.keyConditions(), hash, range);
+		KeyRange keys = ExprBridge.keyRange(parsed.keyCondition(), hash, range);
 		if (startKey != null) {
 			checkStartKeyInRange(startKey, schema, keys, hash, range);
 		}
@@ -126,6 +111,7 @@ final class ReadOperations {
 				}
 			}
 		}
+		checkKeyPaths(parsed, schema);
 		boolean fetch = fetchesFromTable(index, request.selectAsString(), parsed.projection());
 		byte[] partition = Keys.partition(keys.hash());
 		byte[][] bounds = bounds(partition, keys);
@@ -149,7 +135,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice = (high == null) ? map.tailMap(low, lowInclusive) : map.subMap(low, lowInclusive, high, false);
 			page.read(forward ? slice : slice.descendingMap());
 		}
@@ -285,12 +271,6 @@ final class ReadOperations {
 		legacy.put("ConditionalOperator", request.conditionalOperatorAsString() != null);
 		ExprBridge.checkParameters(expressions, legacy, ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames()),
 				ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues()));
-		if (request.hasAttributesToGet()) {
-			ItemOperations.duplicateNames(request.attributesToGet());
-		}
-		if (request.hasScanFilter()) {
-			KeyConditions.check(request.scanFilter());
-		}
 		Map<String, AttributeValue> startKey = startKey(request.hasExclusiveStartKey() ? request.exclusiveStartKey() : null);
 		Integer segment = request.segment();
 		Integer total = request.totalSegments();
@@ -333,6 +313,7 @@ final class ReadOperations {
 		if (startKey != null) {
 			checkTableStartKey(startKey, schema);
 		}
+		checkKeyPaths(parsed, schema);
 		byte[] low = null;
 		byte[] high = null;
 		if (total != null && total > 1) {
@@ -357,7 +338,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice;
 			if (low == null && high == null) {
 				slice = map;
@@ -385,6 +366,27 @@ final class ReadOperations {
 		}
 		response.consumedCapacity(page.consumed(request.returnConsumedCapacityAsString(), Boolean.TRUE.equals(request.consistentRead())));
 		return response.build();
+	}
+
+	private static void checkKeyPaths(ExprBridge.Parsed parsed, TableSchema schema) {
+		if (parsed.projection() != null) {
+			ExprBridge.checkKeyPaths(parsed.projection().nestedTopLevelNames(), schema);
+		}
+		if (parsed.filter() != null) {
+			ExprBridge.checkKeyPaths(parsed.filter().nestedTopLevelNames(), schema);
+		}
+	}
+
+	/** The index's entries, when it can be read (the caller holds the table's read lock). */
+	private static StoredIndex readable(StoredTable table, IndexSchema index) {
+		StoredIndex stored = table.indexes.get(index.name());
+		if (stored == null) {
+			throw AwsError.validation("The table does not have the specified index: " + index.name());
+		}
+		if (stored.backfilling) {
+			throw AwsError.validation("Cannot read from backfilling global secondary index: " + index.name());
+		}
+		return stored;
 	}
 
 	private static byte[] startKey(TableSchema schema, IndexSchema index, Map<String, AttributeValue> startKey) {

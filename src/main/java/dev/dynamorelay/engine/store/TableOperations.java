@@ -40,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
 
 import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.RequestContext;
 import dev.dynamorelay.engine.value.ItemCodec;
 import dev.dynamorelay.engine.value.ItemSize;
 
@@ -142,8 +143,16 @@ final class TableOperations {
 		Database.await(told);
 	}
 
+	/**
+	 * The ARN of a new table: in the region the call was signed for (the wire's {@link RequestContext}), or the
+	 * database's own region for a call that names none.
+	 */
 	private String tableArn(String name) {
-		return "arn:aws:dynamodb:" + this.database.options.region() + ":" + this.database.options.accountId() + ":table/" + name;
+		String region = RequestContext.region();
+		if (RequestContext.DEFAULT_REGION.equals(region)) {
+			region = this.database.options.region();
+		}
+		return "arn:aws:dynamodb:" + region + ":" + this.database.options.accountId() + ":table/" + name;
 	}
 
 	private static void checkCreate(CreateTableRequest request) {
@@ -899,6 +908,11 @@ final class TableOperations {
 
 	// ---- restore
 
+	/**
+	 * Adds a table as described, ACTIVE, without telling the listeners; a table of that name and id already
+	 * there (the journal replaying an UpdateTable) becomes the described one and keeps its items, its indexes
+	 * filled anew.
+	 */
 	void restore(TableDescription description, TimeToLiveDescription timeToLive) {
 		Map<String, String> types = types(description.attributeDefinitions());
 		List<KeySchemaElement> keySchema = description.keySchema();
@@ -951,7 +965,32 @@ final class TableOperations {
 			table.timeToLiveAttribute = timeToLive.attributeName();
 			table.timeToLiveStatus = "ENABLED";
 		}
-		StoredTable previous = this.database.tables.put(table.name, table);
+		StoredTable previous = this.database.tables.get(table.name);
+		if (previous != null && previous.tableId.equals(table.tableId) && previous.schema.hash().equals(hash)
+				&& java.util.Objects.equals(previous.schema.range(), range)) {
+			// the same table described again (an UpdateTable replayed): it keeps its items, its indexes made anew
+			previous.lock.writeLock().lock();
+			try {
+				table.lock.writeLock().lock();
+				try {
+					for (byte[] bytes : previous.items.values()) {
+						Mutation load = Mutation.put(table, ItemCodec.decode(bytes), null, false);
+						load.prepare(Long.MAX_VALUE);
+						load.apply();
+					}
+				}
+				finally {
+					table.lock.writeLock().unlock();
+				}
+				this.database.tables.put(table.name, table);
+				previous.gone = true;
+			}
+			finally {
+				previous.lock.writeLock().unlock();
+			}
+			return;
+		}
+		this.database.tables.put(table.name, table);
 		if (previous != null) {
 			previous.gone = true;
 		}

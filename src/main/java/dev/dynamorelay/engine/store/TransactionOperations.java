@@ -249,7 +249,7 @@ final class TransactionOperations {
 			StoredTable table = this.database.activeTable(update.tableName());
 			Keys.checkKey(table.schema, key);
 			ItemUpdate change = (parsed.update() != null) ? parsed.update() : ItemOperations.NO_UPDATE;
-			ItemOperations.checkUpdatesNoKey(table.schema, change);
+			ItemOperations.checkUpdate(table.schema, change);
 			return Mutation.update(table, key, change, parsed.condition(),
 					ItemOperations.returnOld(update.returnValuesOnConditionCheckFailureAsString()));
 		}
@@ -408,9 +408,13 @@ final class TransactionOperations {
 			ExprBridge.Input input = new ExprBridge.Input();
 			input.names = names;
 			input.projectionExpression = get.projectionExpression();
-			projections.add(ExprBridge.parse(input).projection());
+			ItemProjection projection = ExprBridge.parse(input).projection();
+			projections.add(projection);
 			StoredTable table = this.database.activeTable(get.tableName());
 			Keys.checkKey(table.schema, key);
+			if (projection != null) {
+				ExprBridge.checkKeyPaths(projection.nestedTopLevelNames(), table.schema);
+			}
 			targets.add(table);
 			keys.add(Keys.tableKey(table.schema, key));
 		}

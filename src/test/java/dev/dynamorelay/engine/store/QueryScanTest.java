@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -48,11 +47,6 @@ class QueryScanTest {
 
 	private Database database;
 
-	@BeforeAll
-	static void expressions() {
-		Fixtures.condition("v = :v", (values) -> (item) -> values.get(":v").equals(item.get("v")), "v");
-		Fixtures.condition("sk = :v", (values) -> (item) -> true, "sk");
-	}
 
 	@BeforeEach
 	void tables() {
@@ -140,6 +134,29 @@ class QueryScanTest {
 
 	private List<String> words(QueryRequest.Builder query, Condition range) {
 		return sortKeys(query.keyConditions(both("pk", s("p"), range))).stream().map(AttributeValue::s).toList();
+	}
+
+	@Test
+	void readsByAKeyConditionExpressionAndALegacyFilter() {
+		Fixtures.rangeTable(this.database, "words", "S", "S");
+		for (String word : List.of("a", "ab", "abc", "abd", "b")) {
+			put("words", item("pk", s("p"), "sk", s(word), "v", s(word.length() > 2 ? "long" : "short")));
+		}
+		QueryResponse expressed = this.database.query(QueryRequest.builder().tableName("words")
+			.keyConditionExpression("#p = :p AND begins_with(sk, :prefix)").filterExpression("v = :long")
+			.expressionAttributeNames(Map.of("#p", "pk")).expressionAttributeValues(Map.of(":p", s("p"), ":prefix", s("ab"), ":long", s("long")))
+			.projectionExpression("sk").build());
+		assertThat(expressed.items()).containsExactly(item("sk", s("abc")), item("sk", s("abd")));
+		assertThat(expressed.scannedCount()).isEqualTo(3);
+		QueryResponse legacy = this.database.query(QueryRequest.builder().tableName("words")
+			.keyConditions(both("pk", s("p"), condition(ComparisonOperator.BEGINS_WITH, s("ab"))))
+			.queryFilter(Map.of("v", condition(ComparisonOperator.EQ, s("short")))).attributesToGet("sk").build());
+		assertThat(legacy.items()).containsExactly(item("sk", s("ab")));
+		assertValidation(() -> this.database.query(QueryRequest.builder().tableName("words").keyConditionExpression("pk = :p OR sk = :p")
+			.expressionAttributeValues(Map.of(":p", s("p"))).build()), "Invalid operator used in KeyConditionExpression: OR");
+		assertValidation(() -> this.database.query(QueryRequest.builder().tableName("words").keyConditions(eq("pk", s("p")))
+			.queryFilter(Map.of("pk", condition(ComparisonOperator.EQ, s("p")))).build()),
+				"QueryFilter can only contain non-primary key attributes: Primary key attribute: pk");
 	}
 
 	@Test

@@ -133,6 +133,31 @@ class TableLifecycleTest {
 	}
 
 	@Test
+	void refusesToReadAGlobalIndexWhileItIsBackfilled() {
+		try (Database slow = new Database(DatabaseOptions.defaults().withTableStatusDelay(java.time.Duration.ofHours(1))
+			.withTimeToLiveSweep(java.time.Duration.ZERO))) {
+			slow.restoreTable(TableDescription.builder().tableName("grow").attributeDefinitions(definition("pk", "S"))
+				.keySchema(hash("pk")).provisionedThroughput(software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription.builder()
+					.readCapacityUnits(0L).writeCapacityUnits(0L).build())
+				.billingModeSummary(software.amazon.awssdk.services.dynamodb.model.BillingModeSummary.builder().billingMode("PAY_PER_REQUEST").build())
+				.tableArn("arn:aws:dynamodb:us-east-1:000000000000:table/grow").tableId("id").creationDateTime(Instant.now()).build(), null);
+			slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("colour", "S"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("byColour").keySchema(hash("colour")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build());
+			assertValidation(() -> slow.query(QueryRequest.builder().tableName("grow").indexName("byColour")
+				.keyConditions(java.util.Map.of("colour", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("red")).build()))
+				.build()), "Cannot read from backfilling global secondary index: byColour");
+			assertError(() -> slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("size", "N"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("bySize").keySchema(hash("size")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build()), "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+		}
+	}
+
+	@Test
 	void removesAGlobalIndexAndTheDefinitionsOnlyItUsed() {
 		Fixtures.hashTable(this.database, "shrink", "S");
 		this.database.updateTable(UpdateTableRequest.builder().tableName("shrink").attributeDefinitions(definition("g", "N"))
@@ -247,6 +272,17 @@ class TableLifecycleTest {
 			java.util.Map<String, AttributeValue> got = restored.getItem(GetItemRequest.builder().tableName("orig")
 				.key(item("pk", s("a"), "sk", n(1))).build()).item();
 			assertThat(got).isEqualTo(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			// the table described again with a new index (an UpdateTable replayed) keeps its items, indexed
+			TableDescription indexed = description.toBuilder()
+				.attributeDefinitions(definition("pk", "S"), definition("sk", "N"), definition("v", "S"))
+				.globalSecondaryIndexes(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription.builder().indexName("byV")
+					.keySchema(hash("v")).projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build())
+				.build();
+			restored.restoreTable(indexed, null);
+			assertThat(restored.query(QueryRequest.builder().tableName("orig").indexName("byV")
+				.keyConditions(java.util.Map.of("v", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("x")).build()))
+				.build()).items()).containsExactly(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			assertThat(restored.describeTable(DescribeTableRequest.builder().tableName("orig").build()).table().itemCount()).isEqualTo(1);
 		}
 	}
 

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -46,24 +45,6 @@ class TransactionsTest {
 
 	private final List<List<ItemChange>> commits = new ArrayList<>();
 
-	@BeforeAll
-	static void expressions() {
-		Fixtures.condition("attribute_not_exists(pk)", (values) -> (item) -> !item.containsKey("pk"), "pk");
-		Fixtures.condition("attribute_exists(pk)", (values) -> (item) -> item.containsKey("pk"), "pk");
-		Fixtures.condition("balance >= :amount", (values) -> (item) -> item.containsKey("balance")
-				&& new BigDecimal(item.get("balance").n()).compareTo(new BigDecimal(values.get(":amount").n())) >= 0, "balance");
-		Fixtures.update("SET balance = balance + :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).add(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.update("SET balance = balance - :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).subtract(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.update("SET broken = :amount", (values, item) -> {
-			throw AwsError.validation("An operand in the update expression has an incorrect data type");
-		}, "broken");
-	}
 
 	@BeforeEach
 	void tables() {
@@ -156,11 +137,11 @@ class TransactionsTest {
 	@Test
 	void givesAnUpdateThatCannotApplyAValidationErrorReason() {
 		TransactWriteItem broken = TransactWriteItem.builder().update(Update.builder().tableName("accounts").key(item("pk", s("bob")))
-			.updateExpression("SET broken = :amount").expressionAttributeValues(Map.of(":amount", n(1))).build()).build();
+			.updateExpression("SET broken = nothere + :amount").expressionAttributeValues(Map.of(":amount", n(1))).build()).build();
 		AwsError error = catchThrowableOfType(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder()
 			.transactItems(credit("alice", 1), broken).build()), AwsError.class);
 		assertThat(error.getMessage()).endsWith("[None, ValidationError]");
-		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("An operand in the update expression has an incorrect data type");
+		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("The provided expression refers to an attribute that does not exist in the item");
 		assertThat(balance("alice")).isEqualTo("100");
 	}
 
