@@ -63,6 +63,10 @@ class EngineDifferentialIT {
 				String body = call.body().toString();
 				RawDynamoDb.Answer expected = reference.call(call.target(), body);
 				RawDynamoDb.Answer answered = tested.call(call.target(), body);
+				if (("" + seed + ":" + i).equals(System.getProperty("diff.show"))) {
+					System.out.println("CALL " + call.target() + " " + body + "\nDYNALITE " + expected.status() + " "
+							+ expected.text() + "\nENGINE " + answered.status() + " " + answered.text());
+				}
 				workload.observe(call, expected);
 				if (call.operation().equals("CreateTable") && expected.status() == 200) {
 					String table = call.body().get("TableName").asString();
@@ -80,7 +84,7 @@ class EngineDifferentialIT {
 					}
 				}
 				for (Answers.Difference difference : Answers.compare(expected, answered)) {
-					String known = KnownDifferences.explain(call, expected, answered, difference);
+					String known = KnownDifferences.explain(workload, call, expected, answered, difference);
 					if (known != null) {
 						excused.merge(known, 1, Integer::sum);
 					}
