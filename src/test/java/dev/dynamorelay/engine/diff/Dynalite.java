@@ -12,14 +12,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.dynamorelay.engine.NodePackages;
+
 /**
  * dynalite (architect/dynalite, Apache-2.0), an independent DynamoDB written in Node.js, as a process of its own on
- * 127.0.0.1: the implementation the engine's answers are compared with. The build installs it with web/'s npm
- * packages ({@code web/node_modules/dynalite}); its tables are ACTIVE at once, as the engine's are.
+ * 127.0.0.1: the implementation the engine's answers are compared with. It is one of the npm packages of the
+ * engine's outside checks ({@link NodePackages}); its tables are ACTIVE at once, as the engine's are.
  */
 final class Dynalite implements AutoCloseable {
 
-	private static final Path CLI = Path.of("web", "node_modules", "dynalite", "cli.js");
 
 	private final Process process;
 
@@ -31,12 +32,12 @@ final class Dynalite implements AutoCloseable {
 	}
 
 	static Dynalite start() {
-		if (!Files.isRegularFile(CLI)) {
-			throw new IllegalStateException(CLI + " is missing: the build installs it with web/'s npm packages "
-					+ "(node web/scripts/install.mjs, or a Maven build without -Dexec.skip)");
+		Path cli = NodePackages.installed().resolve(Path.of("node_modules", "dynalite", "cli.js"));
+		if (!Files.isRegularFile(cli)) {
+			throw new IllegalStateException(cli + " is missing after npm ci: is dynalite in its package.json?");
 		}
 		int port = freePort();
-		ProcessBuilder builder = new ProcessBuilder(List.of("node", CLI.toString(), "--host", "127.0.0.1", "--port",
+		ProcessBuilder builder = new ProcessBuilder(List.of("node", cli.toString(), "--host", "127.0.0.1", "--port",
 				Integer.toString(port), "--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"))
 			.redirectErrorStream(true);
 		try {

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EngineClientsIT {
 
-	private static final Path JS = Path.of("src", "test", "js", "engine");
+	private static final Path JS = dev.dynamorelay.engine.NodePackages.FOLDER;
 
 	private static final Path OUT = Path.of("target", "engine-clients");
 
@@ -47,8 +47,7 @@ class EngineClientsIT {
 
 	@Test
 	void theJavaScriptSdkV3ReadsEveryAnswerAndError() throws Exception {
-		Run install = run(List.of("node", "install.mjs"), JS, Map.of(), "js-install.log");
-		assertThat(install.exit()).as("npm ci in src/test/js/engine; see target/engine-clients/js-install.log").isZero();
+		dev.dynamorelay.engine.NodePackages.installed();
 		Run tests = run(List.of("node", "--test", "--test-concurrency=1", "wire.test.mjs"), JS,
 				Map.of("ENDPOINT", engine.endpoint().toString()), "js.log");
 		assertThat(tests.exit()).as("the JavaScript SDK's tests; see target/engine-clients/js.log\n" + tests.output())
