@@ -23,6 +23,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.Answer;
+import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
@@ -95,10 +96,26 @@ class MutationWiring implements RuntimeWiringConfigurer {
 					: answer(mutation, written.get(0)));
 	}
 
-	/** Whose items the caller may write: the type's rules (the field's own are checked before it runs). */
+	/**
+	 * Whose items the caller may write, and under whose: the types' rules (the field's own are checked before
+	 * it runs).
+	 */
 	private Ownership.Owners owners(DeclaredMutation mutation, Caller caller) {
-		return (entity) -> this.access.write(mutation.coordinates(), entity, caller)
-			.map((owner) -> new Ownership(owner.field(), owner.identity()));
+		return new Ownership.Owners() {
+
+			@Override
+			public Optional<Ownership> of(Entity entity) {
+				return MutationWiring.this.access.write(mutation.coordinates(), entity, caller)
+					.map((owner) -> new Ownership(owner.field(), owner.identity()));
+			}
+
+			@Override
+			public Optional<Ownership> under(Entity parent) {
+				return MutationWiring.this.access.writeUnder(mutation.coordinates(), parent, caller)
+					.map((owner) -> new Ownership(owner.field(), owner.identity()));
+			}
+
+		};
 	}
 
 	private Object answer(DeclaredMutation mutation, Mutations.Written written) {

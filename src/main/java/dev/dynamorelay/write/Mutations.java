@@ -133,10 +133,13 @@ public final class Mutations {
 	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats) {
 		List<ItemWrite> writes = new ArrayList<>();
 		plans.forEach((plan) -> writes.addAll(plan.writes()));
-		// Items that must exist are checked once (a transaction names an item once), and not beside their write.
+		// Items that must exist are checked once (a transaction names an item once), and not beside their write;
+		// of two checks of one item, the one of whose items the caller may write under is kept (it checks existence
+		// too), else the first.
 		writes.removeIf((write) -> write instanceof ItemWrite.CheckItem check && writes.stream()
 			.anyMatch((other) -> other != check && other.table().equals(check.table()) && other.key().equals(check.key())
-					&& (!(other instanceof ItemWrite.CheckItem) || writes.indexOf(other) < writes.indexOf(check))));
+					&& (!(other instanceof ItemWrite.CheckItem kept) || (kept.first() && !check.first())
+							|| (kept.first() == check.first() && writes.indexOf(other) < writes.indexOf(check)))));
 		if (writes.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
 			return CompletableFuture.failedFuture(new InvalidArgumentException(("The mutation writes %d items, more than "
 					+ "one DynamoDB transaction takes (%d): write them in several mutations.").formatted(writes.size(),

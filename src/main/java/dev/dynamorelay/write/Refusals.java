@@ -55,7 +55,7 @@ final class Refusals {
 			boolean inTransaction) {
 		Optional<String> part = inTransaction ? Optional.of(write.part()) : Optional.empty();
 		if (write instanceof ItemWrite.CheckItem check) {
-			return Refusal.fail(new NotFoundException(check.refusal() + " Nothing was written."));
+			return Refusal.fail(check.refusal());
 		}
 		Entity entity = plan.entity();
 		if (write != plan.main()) {

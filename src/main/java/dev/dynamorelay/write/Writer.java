@@ -141,7 +141,8 @@ final class Writer {
 	/**
 	 * Several writes (and checks) in one TransactWriteItems: all or none. A {@code token} makes it idempotent
 	 * for ten minutes ({@code ClientRequestToken}). Answers {@link Outcome.Written} with no image (a
-	 * transaction returns none), or {@link Outcome.Refused} naming the first part whose condition failed.
+	 * transaction returns none), or {@link Outcome.Refused} naming the part whose condition failed (a check of
+	 * whose items the caller may write under first: it decides before anything else is told).
 	 * @throws ConflictException (in the future) when another transaction held one of the items, or the token
 	 * was used with another input
 	 */
@@ -169,8 +170,18 @@ final class Writer {
 			});
 	}
 
-	/** A transaction DynamoDB canceled: the first part that refused it, and why. */
+	/**
+	 * A transaction DynamoDB canceled: the part that refused it, and why. A failed check that decides first
+	 * ({@link ItemWrite.CheckItem#first()}: whose items the caller may write under) is told before any other
+	 * part's refusal, so that a refusal never tells about items the caller may not write.
+	 */
 	private static CompletableFuture<Outcome> canceled(List<ItemWrite> writes, List<CancellationReason> reasons) {
+		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
+			if (writes.get(i) instanceof ItemWrite.CheckItem check && check.first()
+					&& "ConditionalCheckFailed".equals(reasons.get(i).code())) {
+				return CompletableFuture.completedFuture(new Outcome.Refused(i, Map.of()));
+			}
+		}
 		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
 			CancellationReason reason = reasons.get(i);
 			String code = (reason.code() != null) ? reason.code() : "None";
