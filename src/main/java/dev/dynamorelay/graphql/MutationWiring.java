@@ -91,7 +91,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 		RequestScope scope = RequestScope.of(environment);
 		this.access.ownRules(mutation.coordinates(), scope.caller(), environment::getArgument);
 		Ownership.Owners owners = owners(mutation, scope.caller());
-		return this.mutations.run(mutation, environment.getArguments(), owners, scope.stats())
+		return this.mutations.run(mutation, environment.getArguments(), owners, writer(scope.caller()), scope.stats())
 			.thenApply((written) -> mutation.input().many() ? written.stream().map((each) -> answer(mutation, each)).toList()
 					: answer(mutation, written.get(0)));
 	}
@@ -116,6 +116,25 @@ class MutationWiring implements RuntimeWiringConfigurer {
 			}
 
 		};
+	}
+
+	/**
+	 * Whose idempotency keys a caller's are: its token's issuer and subject; without a subject, its claims but
+	 * those that change from token to token; the same for every caller without a token.
+	 */
+	static String writer(Caller caller) {
+		if (caller.claims().isEmpty()) {
+			return "";
+		}
+		Map<String, Object> claims = caller.claims().get();
+		Object subject = claims.get("sub");
+		if (subject != null) {
+			String issuer = String.valueOf(claims.getOrDefault("iss", ""));
+			return "sub " + issuer.length() + ":" + issuer + subject;
+		}
+		Map<String, Object> lasting = new java.util.TreeMap<>(claims);
+		lasting.keySet().removeAll(List.of("exp", "iat", "nbf", "jti", "auth_time"));
+		return "claims\n" + lasting;
 	}
 
 	private Object answer(DeclaredMutation mutation, Mutations.Written written) {

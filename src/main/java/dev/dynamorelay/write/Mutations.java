@@ -1,8 +1,12 @@
 package dev.dynamorelay.write;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +34,9 @@ import dev.dynamorelay.error.InvalidArgumentException;
  * <p>One input object writes alone, with PutItem, UpdateItem or DeleteItem; a list of them, children,
  * references and idempotency keys go in one TransactWriteItems, all or nothing. A create whose key holds a
  * generated time that is taken is made again at the next millisecond, a few times.
+ *
+ * <p>An idempotency key is the writer's own: its {@code ClientRequestToken} is derived from the writer's
+ * identity and the key, so that another caller's key neither conflicts with nor tells about it.
  */
 public final class Mutations {
 
@@ -45,9 +52,9 @@ public final class Mutations {
 	private final WriteMeters.Source meters;
 
 	/**
-	 * The time each idempotency key was first seen with, for as long as DynamoDB remembers a key (ten minutes):
-	 * a retry generates the time its first call did. Per process: a retry that reaches another instance
-	 * generates its own time.
+	 * The time each idempotency key (of a writer and a mutation) was first seen with, for as long as DynamoDB
+	 * remembers a key (ten minutes): a retry generates the time its first call did. Per process: a retry that
+	 * reaches another instance generates its own time.
 	 */
 	private final Cache<String, Long> firstSeen = Caffeine.newBuilder()
 		.expireAfterWrite(Duration.ofMinutes(10))
@@ -75,14 +82,15 @@ public final class Mutations {
 	/**
 	 * Runs {@code mutation} with the field's {@code arguments} (as GraphQL hands them over), for a caller that
 	 * may write the items {@code owners} says: one answer per input object, in order.
+	 * @param writer the caller's identity, whose own its idempotency keys are (empty: a caller without one)
 	 */
 	public CompletableFuture<List<Written>> run(DeclaredMutation mutation, Map<String, Object> arguments,
-			Ownership.Owners owners, ReadStats stats) {
+			Ownership.Owners owners, String writer, ReadStats stats) {
 		List<InputValues> inputs;
-		Optional<String> token;
+		Optional<String> key;
 		try {
 			inputs = inputs(mutation, arguments);
-			token = token(mutation, arguments, inputs);
+			key = token(mutation, arguments, inputs);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -90,8 +98,10 @@ public final class Mutations {
 		WriteMeters meters = this.meters.mutation(mutation.name());
 		// Mutation fields run one after another: what the request consumed meanwhile is this mutation's.
 		double before = stats.consumedCapacity();
-		Generation now = new Generation(token.map((key) -> this.firstSeen.get(mutation.name() + '\n' + key,
-				(ignored) -> this.clock.millis())).orElseGet(this.clock::millis), token.map((key) -> mutation.name() + '\n' + key));
+		Optional<String> seed = key.map((given) -> writer.length() + ":" + writer + mutation.name() + '\n' + given);
+		Generation now = new Generation(seed.map((first) -> this.firstSeen.get(first, (ignored) -> this.clock.millis()))
+			.orElseGet(this.clock::millis), seed);
+		Optional<String> token = key.map((given) -> clientRequestToken(writer, given));
 		return attempt(mutation, inputs, token, owners, stats, now, 1).whenComplete((written, failure) -> {
 			if (failure == null) {
 				// A create writes all it was given, children included; other kinds what they found.
@@ -103,6 +113,22 @@ public final class Mutations {
 				meters.refused(refused.code());
 			}
 		});
+	}
+
+	/**
+	 * The {@code ClientRequestToken} of a writer's idempotency key: 36 characters (DynamoDB's most) of the
+	 * SHA-256 of both (the writer's length first, so that no other pair reads the same), so that two callers'
+	 * equal keys are two writes.
+	 */
+	static String clientRequestToken(String writer, String key) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest((writer.length() + ":" + writer + key).getBytes(StandardCharsets.UTF_8));
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest).substring(0, 36);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java platform has SHA-256", ex);
+		}
 	}
 
 	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,

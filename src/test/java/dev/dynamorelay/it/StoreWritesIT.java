@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Writes of a single-table design the project has never seen, from its schema file alone: each answer
  * compared with a direct GetItem of what DynamoDB holds; keys, the type attribute and a sparse index's keys
  * composed; versions, conditions, references, children and lists all or nothing; owners kept, children
- * written only under their writer's own parents.
+ * written only under their writer's own parents, idempotency keys each caller's own.
  */
 class StoreWritesIT extends StoreIntegrationTest {
 
@@ -549,6 +549,35 @@ class StoreWritesIT extends StoreIntegrationTest {
 		assertThat(this.http.post(staff(), add, vars("input", Map.of("listId", list, "sku", "D"))).clean().errors()).isEmpty();
 		assertThat(this.http.post(customer(alice), delete, vars("id", wishA)).clean().at("data", "deleteWish"))
 			.isEqualTo(wishA);
+	}
+
+	/**
+	 * The issue's finding: a key another caller used answered CONFLICT, telling that it was used. Each caller's keys
+	 * are its own: bob's write with alice's key is his own write, and each one's retry is answered as its first.
+	 */
+	@Test
+	void anIdempotencyKeyIsTheCallersOwn() {
+		String alice = Fixtures.unique("alice");
+		String bob = Fixtures.unique("bob");
+		createCustomer(alice);
+		createCustomer(bob);
+		String key = Fixtures.unique("key");
+		Map<String, Object> hers = Map.of("orderId", "o1", "placedAt", "2025-06-01T00:00:00Z", "total", 4, "idempotencyKey", key);
+		Map<String, Object> his = Map.of("orderId", "o1", "placedAt", "2025-06-02T00:00:00Z", "total", 5, "idempotencyKey", key);
+		Http.Answer first = this.http.post(customer(alice), CREATE_ORDER, vars("input", hers)).clean();
+		assertThat(first.errors()).isEmpty();
+		Http.Answer other = this.http.post(customer(bob), CREATE_ORDER, vars("input", his)).clean();
+		assertThat(other.errors()).as("another caller's key neither conflicts nor tells it was used").isEmpty();
+		assertThat(stored("CUSTOMER#" + bob, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("5"));
+
+		Http.Answer hisAgain = this.http.post(customer(bob), CREATE_ORDER, vars("input", his)).clean();
+		Http.Answer hersAgain = this.http.post(customer(alice), CREATE_ORDER, vars("input", hers)).clean();
+		assertThat(hisAgain.errors()).isEmpty();
+		assertThat(hersAgain.errors()).isEmpty();
+		assertThat(hisAgain.at("data", "createOrder", "order", "id")).isEqualTo(other.at("data", "createOrder", "order", "id"));
+		assertThat(hersAgain.at("data", "createOrder", "order", "id")).isEqualTo(first.at("data", "createOrder", "order", "id"));
+		assertThat(stored("CUSTOMER#" + alice, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("4"))
+			.containsEntry("version", AttributeValue.fromN("1"));
 	}
 
 	/** What {@code customerId} reads of the lines of its order {@code orderId}: "line sku quantity" each. */
