@@ -12,8 +12,10 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
 import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -38,6 +40,7 @@ import dev.dynamorelay.request.RequestScope;
 import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.write.Mutations;
 import dev.dynamorelay.write.Ownership;
+import dev.dynamorelay.write.WriteAttempts;
 import dev.dynamorelay.write.WriteMeters;
 
 /**
@@ -135,6 +138,12 @@ class MutationWiring implements RuntimeWiringConfigurer {
 		Map<String, Object> lasting = new java.util.TreeMap<>(claims);
 		lasting.keySet().removeAll(List.of("exp", "iat", "nbf", "jti", "auth_time"));
 		return "claims\n" + lasting;
+	}
+
+	/** Counts the attempts of the write engine's calls, which the server's DynamoDB client takes as a bean. */
+	@Bean
+	static ExecutionInterceptor writeAttempts() {
+		return new WriteAttempts();
 	}
 
 	private Object answer(DeclaredMutation mutation, Mutations.Written written) {

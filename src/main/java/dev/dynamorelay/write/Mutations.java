@@ -26,6 +26,7 @@ import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.UnavailableException;
 
 /**
  * Runs declared mutations: reads each input object, plans its writes ({@link WritePlanner}), sends them alone
@@ -36,7 +37,9 @@ import dev.dynamorelay.error.InvalidArgumentException;
  * generated time that is taken is made again at the next millisecond, a few times.
  *
  * <p>An idempotency key is the writer's own: its {@code ClientRequestToken} is derived from the writer's
- * identity and the key, so that another caller's key neither conflicts with nor tells about it.
+ * identity and the key, so that another caller's key neither conflicts with nor tells about it. A mutation
+ * DynamoDB did not serve in time fails {@code UNAVAILABLE} with what became of its write
+ * ({@link WriteUnavailableException}).
  */
 public final class Mutations {
 
@@ -102,7 +105,11 @@ public final class Mutations {
 		Generation now = new Generation(seed.map((first) -> this.firstSeen.get(first, (ignored) -> this.clock.millis()))
 			.orElseGet(this.clock::millis), seed);
 		Optional<String> token = key.map((given) -> clientRequestToken(writer, given));
-		return attempt(mutation, inputs, token, owners, stats, now, 1).whenComplete((written, failure) -> {
+		Progress progress = new Progress();
+		return attempt(mutation, inputs, token, owners, stats, now, 1, progress)
+			.exceptionallyCompose((failure) -> CompletableFuture.failedFuture(unavailable(mutation, failure, progress,
+					key.isPresent())))
+			.whenComplete((written, failure) -> {
 			if (failure == null) {
 				// A create writes all it was given, children included; other kinds what they found.
 				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
@@ -131,8 +138,46 @@ public final class Mutations {
 		}
 	}
 
+	/** How far a mutation got: whether a write of it was made (what failed after it was reading its answer). */
+	private static final class Progress {
+
+		private volatile boolean written;
+
+	}
+
+	/**
+	 * A mutation that ended UNAVAILABLE, with what became of its write: nothing was written (nothing went
+	 * out, or DynamoDB refused every attempt), it was (its answer's read failed), or it is unknown (an attempt
+	 * went out and was not answered).
+	 */
+	private static Throwable unavailable(DeclaredMutation mutation, Throwable failure, Progress progress, boolean keyed) {
+		Throwable cause = DynamoDbFailures.unwrap(failure);
+		if (!DynamoDbFailures.isUnavailable(cause)) {
+			return cause;
+		}
+		WriteUnavailableException.Outcome outcome = (cause instanceof WriteUnavailableException unknown) ? unknown.outcome()
+				: progress.written ? WriteUnavailableException.Outcome.WRITTEN : WriteUnavailableException.Outcome.NONE;
+		String type = mutation.entity().name();
+		String message = switch (outcome) {
+			case NONE -> ((cause instanceof UnavailableException own) ? own.getMessage()
+					: "DynamoDB is unavailable or did not answer in time.") + " Nothing was written: send the mutation again "
+							+ "later.";
+			case WRITTEN -> ("The %s was written, but DynamoDB did not answer the read of what it holds now in time: read "
+					+ "it to see it; do not send the mutation again.").formatted(type);
+			case UNKNOWN -> ("DynamoDB did not answer the write of the %s after it was sent: it may have been made, or not "
+					+ "(extensions.writeOutcome is `unknown`). ").formatted(type) + (keyed
+							? "Send the mutation again with the same idempotency key within ten minutes: it is written once, "
+									+ "and answered as it was."
+							: "Read the %s to learn whether it was written before you send the mutation again; an idempotency "
+								.formatted(type) + "key, where the mutation takes one, makes sending it again safe.");
+		};
+		return new WriteUnavailableException(outcome, message,
+				(cause instanceof WriteUnavailableException sent && sent.getCause() != null) ? sent.getCause() : cause);
+	}
+
 	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,
-			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt) {
+			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt,
+			Progress progress) {
 		List<CompletableFuture<WritePlanner.Plan>> planned = new ArrayList<>(inputs.size());
 		try {
 			for (InputValues input : inputs) {
@@ -143,10 +188,10 @@ public final class Mutations {
 			return CompletableFuture.failedFuture(ex);
 		}
 		return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new))
-			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats))
+			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats, progress))
 			.thenCompose((sent) -> {
 				if (sent.refusal().isPresent() && sent.refusal().get().retry() && attempt < ATTEMPTS) {
-					return attempt(mutation, inputs, token, owners, stats, now.next(), attempt + 1);
+					return attempt(mutation, inputs, token, owners, stats, now.next(), attempt + 1, progress);
 				}
 				if (sent.refusal().isPresent()) {
 					return CompletableFuture.failedFuture(sent.refusal().get().failure().orElseThrow());
@@ -156,7 +201,8 @@ public final class Mutations {
 	}
 
 	/** The plans' writes, alone or as one transaction, and their answers. */
-	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats) {
+	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats,
+			Progress progress) {
 		List<ItemWrite> writes = new ArrayList<>();
 		plans.forEach((plan) -> writes.addAll(plan.writes()));
 		// Items that must exist are checked once (a transaction names an item once), and not beside their write;
@@ -183,19 +229,23 @@ public final class Mutations {
 			WritePlanner.Plan plan = plans.get(0);
 			return this.writer.write(writes.get(0), stats).thenApply((outcome) -> {
 				if (outcome instanceof Writer.Outcome.Refused refused) {
-					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false));
+					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false, refused.retried()));
 				}
-				Map<String, AttributeValue> image = ((Writer.Outcome.Written) outcome).image();
-				return Sent.written(List.of(plan.answer(image)));
+				progress.written = true;
+				Writer.Outcome.Written written = (Writer.Outcome.Written) outcome;
+				// A delete that found nothing after an attempt whose answer was lost: that attempt deleted it.
+				boolean ownEarlier = plan.kind() == Kind.DELETE && written.image().isEmpty() && written.retried();
+				return Sent.written(List.of(plan.answer(ownEarlier ? plan.main().key() : written.image())));
 			});
 		}
 		return before(plans, stats).thenCompose((old) -> this.writer.transact(writes, token, stats)
 			.thenCompose((outcome) -> {
 				if (outcome instanceof Writer.Outcome.Refused refused) {
 					WritePlanner.Plan plan = owner(plans, writes.get(refused.index()));
-					return CompletableFuture.completedFuture(
-							Sent.refused(Refusals.of(plan, writes.get(refused.index()), refused.stored(), plans.size() > 1)));
+					return CompletableFuture.completedFuture(Sent.refused(Refusals.of(plan, writes.get(refused.index()),
+							refused.stored(), plans.size() > 1, refused.retried())));
 				}
+				progress.written = true;
 				return after(plans, old, stats).thenApply(Sent::written);
 			}));
 	}

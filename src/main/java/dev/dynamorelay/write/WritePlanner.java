@@ -88,6 +88,24 @@ final class WritePlanner {
 			return this.writes.get(0);
 		}
 
+		/**
+		 * Whether {@code stored}, found by a refused write whose earlier attempt may have been made, is that
+		 * attempt's work: a create's whole item; an update's values, and its expected version raised by one; for
+		 * a delete, no item.
+		 */
+		boolean madeBy(Map<String, AttributeValue> stored) {
+			return switch (kind()) {
+				case CREATE -> main() instanceof ItemWrite.PutItem put && put.item().equals(stored);
+				case UPDATE, REPLACE -> !stored.isEmpty() && main().expressions().madeBy(stored)
+						&& this.owned.map((ownership) -> ownership.identity()
+							.equals(text(stored.get(ownership.field().attribute())))).orElse(true)
+						&& this.expectedVersion.map((expected) -> Refusals.version(entity(), stored)
+							.filter((current) -> current == expected + 1)
+							.isPresent()).orElse(true);
+				case DELETE -> stored.isEmpty();
+			};
+		}
+
 		/** The answer, from the image DynamoDB answered (or the composed item of a create). */
 		Mutations.Written answer(Map<String, AttributeValue> image) {
 			Map<String, AttributeValue> item = (kind() == Kind.CREATE) ? this.composed : image;

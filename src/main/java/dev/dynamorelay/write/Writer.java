@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -33,6 +34,12 @@ import dev.dynamorelay.error.UnavailableException;
  *
  * <p>Every call takes its place among the request's calls ({@link ReadStats#calls()}), within what is left
  * of the request's time, and counts in its {@code extensions.dynamodb} with the capacity it consumed.
+ *
+ * <p>The SDK retries a call whose answer it did not get, and an attempt whose answer was lost may have been
+ * made: each write call counts its attempts ({@link WriteAttempts}), so that its outcome says whether an
+ * earlier attempt may have written (and the refusal of the last be about that attempt's own work), and a
+ * call that failed after an attempt went out fails {@link WriteUnavailableException} (its outcome unknown). A
+ * transaction always carries a {@code ClientRequestToken}, so that its retries are made once.
  */
 final class Writer {
 
@@ -50,8 +57,11 @@ final class Writer {
 
 		/**
 		 * Written. A put's item, an update's new image, a delete's old image (empty: there was none).
+		 *
+		 * @param retried whether an earlier attempt of the call may have been made (a delete that found nothing
+		 * may have been preceded by its own)
 		 */
-		record Written(Map<String, AttributeValue> image) implements Outcome {
+		record Written(Map<String, AttributeValue> image, boolean retried) implements Outcome {
 		}
 
 		/**
@@ -59,23 +69,26 @@ final class Writer {
 		 *
 		 * @param index the part whose condition failed
 		 * @param stored that part's item as it is (empty: there is none)
+		 * @param retried whether an earlier attempt of the call may have been made: the stored item may then be
+		 * what that attempt wrote
 		 */
-		record Refused(int index, Map<String, AttributeValue> stored) implements Outcome {
+		record Refused(int index, Map<String, AttributeValue> stored, boolean retried) implements Outcome {
 		}
 
 	}
 
 	/** One write alone: PutItem, UpdateItem (answering the new image) or DeleteItem (the old one). */
 	CompletableFuture<Outcome> write(ItemWrite write, ReadStats stats) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		CompletableFuture<Outcome> sent;
 		if (write instanceof ItemWrite.PutItem put) {
-			sent = put(put, stats);
+			sent = put(put, stats, attempts);
 		}
 		else if (write instanceof ItemWrite.UpdateItem update) {
-			sent = update(update, stats);
+			sent = update(update, stats, attempts);
 		}
 		else if (write instanceof ItemWrite.DeleteItem delete) {
-			sent = delete(delete, stats);
+			sent = delete(delete, stats, attempts);
 		}
 		else {
 			throw new IllegalArgumentException("a check is part of a transaction");
@@ -83,14 +96,30 @@ final class Writer {
 		return sent.exceptionallyCompose((failure) -> {
 			Throwable cause = DynamoDbFailures.unwrap(failure);
 			if (cause instanceof ConditionalCheckFailedException refused) {
-				return CompletableFuture.completedFuture(
-						new Outcome.Refused(0, refused.hasItem() ? refused.item() : Map.of()));
+				return CompletableFuture.completedFuture(new Outcome.Refused(0, refused.hasItem() ? refused.item() : Map.of(),
+						attempts.earlierMayHaveWritten(false)));
 			}
-			return CompletableFuture.failedFuture(cause);
+			return CompletableFuture.failedFuture(failure(cause, write.part(), attempts));
 		});
 	}
 
-	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats) {
+	/**
+	 * What a write call's failure means for the client: DynamoDB unavailable after an attempt went out leaves the
+	 * outcome unknown.
+	 */
+	private static Throwable failure(Throwable cause, String part, WriteAttempts.Call attempts) {
+		if (DynamoDbFailures.isUnavailable(cause) && attempts.mayHaveWritten()) {
+			return WriteUnavailableException.unknown(cause);
+		}
+		return cause;
+	}
+
+	/** The call's timeout, and the attempts it counts. */
+	private AwsRequestOverrideConfiguration within(ReadStats stats, WriteAttempts.Call attempts) {
+		return within(stats).toBuilder().putExecutionAttribute(WriteAttempts.ATTRIBUTE, attempts).build();
+	}
+
+	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = put.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.putItem((request) -> request.tableName(put.table())
 			.item(put.item())
@@ -99,13 +128,13 @@ final class Writer {
 			.expressionAttributeValues(expressions.values())
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(put.item());
+				return new Outcome.Written(put.item(), attempts.earlierMayHaveWritten(true));
 			});
 	}
 
-	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats) {
+	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = update.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.updateItem((request) -> request.tableName(update.table())
 			.key(update.key())
@@ -116,13 +145,14 @@ final class Writer {
 			.returnValues(ReturnValue.ALL_NEW)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
+						attempts.earlierMayHaveWritten(true));
 			});
 	}
 
-	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats) {
+	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = delete.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.deleteItem((request) -> request.tableName(delete.table())
 			.key(delete.key())
@@ -132,30 +162,34 @@ final class Writer {
 			.returnValues(ReturnValue.ALL_OLD)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
+						attempts.earlierMayHaveWritten(true));
 			});
 	}
 
 	/**
-	 * Several writes (and checks) in one TransactWriteItems: all or none. A {@code token} makes it idempotent
-	 * for ten minutes ({@code ClientRequestToken}). Answers {@link Outcome.Written} with no image (a
-	 * transaction returns none), or {@link Outcome.Refused} naming the part whose condition failed (a check of
-	 * whose items the caller may write under first: it decides before anything else is told).
+	 * Several writes (and checks) in one TransactWriteItems: all or none, made once for ten minutes under its
+	 * {@code ClientRequestToken}: {@code token} (an idempotency key's), else one of its own, so that the SDK's
+	 * retries of a call whose answer was lost are answered as it was made. Answers {@link Outcome.Written} with
+	 * no image (a transaction returns none), or {@link Outcome.Refused} naming the part whose condition failed
+	 * (an ownership check first: it decides before anything else is told).
 	 * @throws ConflictException (in the future) when another transaction held one of the items, or the token
 	 * was used with another input
 	 */
 	CompletableFuture<Outcome> transact(List<ItemWrite> writes, Optional<String> token, ReadStats stats) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
+		String clientRequestToken = token.orElseGet(() -> UUID.randomUUID().toString());
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.transactWriteItems((request) -> request
 			.transactItems(writes.stream().map(ItemWrite::transactionItem).toList())
-			.clientRequestToken(token.orElse(null))
+			.clientRequestToken(clientRequestToken)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).<Outcome>thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).<Outcome>thenApply((response) -> {
 				double units = response.hasConsumedCapacity()
 						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
 				stats.record(0, 0, units);
-				return new Outcome.Written(Map.of());
+				return new Outcome.Written(Map.of(), attempts.earlierMayHaveWritten(true));
 			}).exceptionallyCompose((failure) -> {
 				Throwable cause = DynamoDbFailures.unwrap(failure);
 				if (cause instanceof TransactionCanceledException canceled && canceled.hasCancellationReasons()) {
@@ -166,7 +200,7 @@ final class Writer {
 							+ "last ten minutes for another write: nothing was written. Use a new key for new input."),
 							Optional.empty(), Optional.empty()));
 				}
-				return CompletableFuture.failedFuture(cause);
+				return CompletableFuture.failedFuture(failure(cause, "", attempts));
 			});
 	}
 
@@ -179,7 +213,7 @@ final class Writer {
 		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
 			if (writes.get(i) instanceof ItemWrite.CheckItem check && check.first()
 					&& "ConditionalCheckFailed".equals(reasons.get(i).code())) {
-				return CompletableFuture.completedFuture(new Outcome.Refused(i, Map.of()));
+				return CompletableFuture.completedFuture(new Outcome.Refused(i, Map.of(), false));
 			}
 		}
 		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
@@ -190,7 +224,8 @@ final class Writer {
 				case "None" -> {
 				}
 				case "ConditionalCheckFailed" -> {
-					return CompletableFuture.completedFuture(new Outcome.Refused(i, reason.hasItem() ? reason.item() : Map.of()));
+					return CompletableFuture.completedFuture(new Outcome.Refused(i, reason.hasItem() ? reason.item() : Map.of(),
+							false));
 				}
 				case "TransactionConflict" -> {
 					return CompletableFuture.failedFuture(new ConflictException(("Another write to the item of `%s` was in "
