@@ -2,6 +2,7 @@ package dev.dynamorelay.write;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -13,6 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -104,14 +106,34 @@ final class Writer {
 	}
 
 	/**
-	 * What a write call's failure means for the client: DynamoDB unavailable after an attempt went out leaves the
-	 * outcome unknown.
+	 * What a write call's failure means for the client: an item DynamoDB found too large is the client's
+	 * ({@code INVALID_ARGUMENT}); DynamoDB unavailable after an attempt went out leaves the outcome unknown.
 	 */
 	private static Throwable failure(Throwable cause, String part, WriteAttempts.Call attempts) {
+		if (cause instanceof DynamoDbException refused && refused.awsErrorDetails() != null
+				&& "ValidationException".equals(refused.awsErrorDetails().errorCode())
+				&& sizeRefusal(refused.awsErrorDetails().errorMessage())) {
+			return tooLarge(part);
+		}
 		if (DynamoDbFailures.isUnavailable(cause) && attempts.mayHaveWritten()) {
 			return WriteUnavailableException.unknown(cause);
 		}
 		return cause;
+	}
+
+	/**
+	 * Whether DynamoDB refused a write for the size of the item it would make: an update (or a replace, which
+	 * keeps the attributes it does not name) adds to what the item holds, which only DynamoDB measures.
+	 */
+	private static boolean sizeRefusal(String message) {
+		String text = String.valueOf(message).toLowerCase(Locale.ROOT);
+		return text.contains("item size") && (text.contains("exceed") || text.contains("maximum"));
+	}
+
+	private static InvalidArgumentException tooLarge(String part) {
+		return new InvalidArgumentException(("%s would make an item over DynamoDB's limit of %d bytes (400 KB), with the "
+				+ "attributes it holds already: nothing was written.").formatted(part.isEmpty() ? "The mutation"
+						: "`" + part + "`", ItemComposer.MAX_ITEM_BYTES));
 	}
 
 	/** The call's timeout, and the attempts it counts. */
@@ -233,8 +255,9 @@ final class Writer {
 							Optional.of(part)));
 				}
 				case "ValidationError" -> {
-					return CompletableFuture.failedFuture(new InvalidArgumentException(
-							"DynamoDB refused the item of `%s` (%s): nothing was written.".formatted(part, reason.message())));
+					return CompletableFuture.failedFuture(sizeRefusal(reason.message()) ? tooLarge(part)
+							: new InvalidArgumentException(
+									"DynamoDB refused the item of `%s` (%s): nothing was written.".formatted(part, reason.message())));
 				}
 				default -> {
 					return CompletableFuture.failedFuture(new UnavailableException(

@@ -7,7 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.NodeIds;
@@ -578,6 +583,62 @@ class StoreWritesIT extends StoreIntegrationTest {
 		assertThat(hersAgain.at("data", "createOrder", "order", "id")).isEqualTo(first.at("data", "createOrder", "order", "id"));
 		assertThat(stored("CUSTOMER#" + alice, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("4"))
 			.containsEntry("version", AttributeValue.fromN("1"));
+	}
+
+	/**
+	 * An update measures only what it sends; the item another program wrote holds more. Past DynamoDB's 400 KB it is
+	 * INVALID_ARGUMENT saying so, nothing is written and nothing is logged at ERROR, alone or in a transaction.
+	 */
+	@Test
+	void anUpdateThatWouldGrowAnItemPast400KbIsRefusedAsTheClients() {
+		String ruth = Fixtures.unique("ruth");
+		createCustomer(ruth);
+		String order = createOrder(ruth, "big", "open", 1);
+		Http.Answer created = this.http.post(customer(ruth), CREATE_ORDER, vars("input", Map.of("orderId", "lined",
+				"total", 1, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1))))).clean();
+		assertThat(created.errors()).isEmpty();
+		// A product whose long sku makes a line that names it about 1.5 KB larger.
+		String sku = Fixtures.unique("sku") + "-" + "s".repeat(1_500);
+		assertThat(this.http.post(customer(ruth), "mutation($input: CreateProductInput!) { createProduct(input: $input) { sku } }",
+				vars("input", Map.of("sku", sku))).clean().errors()).isEmpty();
+		// What another program wrote: attributes the schema does not name, close to the limit.
+		legacy(Map.of("PK", AttributeValue.fromS("CUSTOMER#" + ruth), "SK", AttributeValue.fromS("ORDER#big")), 395_000);
+		legacy(Map.of("PK", AttributeValue.fromS("CUSTOMER#" + ruth + "#ORDER#lined"), "SK", AttributeValue.fromS("LINE#1")),
+				408_500);
+		String line = NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK",
+				AttributeValue.fromS("CUSTOMER#" + ruth + "#ORDER#lined"), "SK", AttributeValue.fromS("LINE#1")));
+
+		Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		root.addAppender(logged);
+		try {
+			Http.Answer alone = this.http.post(customer(ruth), UPDATE_ORDER,
+					vars("input", Map.of("id", order, "note", "n".repeat(20_000)))).clean();
+			assertThat(alone.codes()).as(alone.body().toString()).containsExactly("INVALID_ARGUMENT");
+			assertThat(alone.at("errors", 0, "message")).isEqualTo("`input` would make an item over DynamoDB's limit of "
+					+ "409600 bytes (400 KB), with the attributes it holds already: nothing was written.");
+			Http.Answer inTransaction = this.http.post(customer(ruth), "mutation($input: UpdateLineInput!) { "
+					+ "updateLine(input: $input) { sku } }", vars("input", Map.of("id", line, "sku", sku)))
+				.clean();
+			assertThat(inTransaction.codes()).as(inTransaction.body().toString()).containsExactly("INVALID_ARGUMENT");
+			assertThat((String) inTransaction.at("errors", 0, "message")).contains("over DynamoDB's limit of 409600 bytes (400 KB)");
+		}
+		finally {
+			root.detachAppender(logged);
+		}
+		assertThat(logged.list.stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
+			.as("nothing a client causes is logged at ERROR").isEmpty();
+		assertThat(stored("CUSTOMER#" + ruth, "ORDER#big")).doesNotContainKey("note");
+		assertThat(stored("CUSTOMER#" + ruth + "#ORDER#lined", "LINE#1")).containsEntry("sku", AttributeValue.fromS("A"));
+	}
+
+	/** Writes {@code bytes} characters into attribute {@code legacy} of the item with {@code key}, as another program. */
+	private void legacy(Map<String, AttributeValue> key, int bytes) {
+		this.dynamoDb.updateItem((direct) -> direct.tableName(TABLE)
+			.key(key)
+			.updateExpression("SET legacy = :x")
+			.expressionAttributeValues(Map.of(":x", AttributeValue.fromS("x".repeat(bytes)))));
 	}
 
 	/** What {@code customerId} reads of the lines of its order {@code orderId}: "line sku quantity" each. */
