@@ -10,22 +10,24 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
- * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
- * connections are refused), or make answer every request with a body that is not JSON; and then
- * restore, on the same port. While frozen it tells how many connections hold a request it has not
- * forwarded: the calls in flight.
+ * accepted, nothing is answered), slow down (each request's bytes are held a fixed time before they are
+ * forwarded, so every call takes at least that long, however fast DynamoDB Local answers), cut
+ * (connections are accepted and reset), stop (nothing listens: connections are refused), or make answer
+ * every request with a body that is not JSON; and then restore, on the same port. While frozen it tells
+ * how many connections hold a request it has not forwarded: the calls in flight.
  */
 final class FreezableProxy implements AutoCloseable {
 
 	enum Mode {
 
-		FORWARD, FROZEN, CUT, STOPPED, GARBLED
+		FORWARD, FROZEN, SLOW, CUT, STOPPED, GARBLED
 
 	}
 
@@ -45,6 +47,9 @@ final class FreezableProxy implements AutoCloseable {
 
 	private volatile Mode mode = Mode.FORWARD;
 
+	/** What each request's bytes are held in {@link Mode#SLOW}. */
+	private volatile Duration delay = Duration.ZERO;
+
 	FreezableProxy(InetSocketAddress upstream) throws IOException {
 		this.upstream = upstream;
 		this.server = listen(0);
@@ -54,6 +59,12 @@ final class FreezableProxy implements AutoCloseable {
 
 	int port() {
 		return this.port;
+	}
+
+	/** Slows every call down by {@code delay} at least: {@link Mode#SLOW}, until another mode is set. */
+	synchronized void slow(Duration delay) {
+		this.delay = delay;
+		mode(Mode.SLOW);
 	}
 
 	synchronized void mode(Mode mode) {
@@ -136,6 +147,9 @@ final class FreezableProxy implements AutoCloseable {
 					}
 					if (read < 0) {
 						break;
+					}
+					if (this.mode == Mode.SLOW && this.clients.contains(from)) {
+						Thread.sleep(this.delay.toMillis());
 					}
 					// Bytes read just as the proxy froze are held, not forwarded, until it thaws.
 					if (this.mode == Mode.FROZEN) {
