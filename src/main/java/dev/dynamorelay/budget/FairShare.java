@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * and all go oldest first.
  *
  * <p>While other requests' calls wait, a request past its first call reads in small steps ({@link #limit}):
- * each of its calls scans at most {@code quantum} items, so places free often. Uncontended, calls start at
+ * each of its calls scans at most {@code quantum} items (a page of that many, and the one item that tells
+ * whether more follow, in one call), so places free often. Uncontended, calls start at
  * once with the {@code Limit} they asked for (a heavy request's past its heavy places excepted).
  *
  * <p>A request that has started {@code heavyAfter} calls is heavy: heavy requests together hold at most
@@ -122,11 +123,16 @@ public final class FairShare {
 		}
 	}
 
-	/** The {@code Limit} for a call of {@code share} that wants {@code wanted} items, now. */
+	/**
+	 * The {@code Limit} for a call of {@code share} that wants {@code wanted} items, now: at most the quantum
+	 * while other requests' calls wait, unless it wants one more than that (a page of the quantum's size and
+	 * the item that tells whether more follow), which a second call of one item would cost more than it saves.
+	 */
 	public int limit(Share share, int wanted) {
 		synchronized (this) {
 			// Only other requests' calls count: a request whose own calls wait for its places reads as it asked.
-			return (share.started > 1 && this.waiting.size() > share.waiting) ? Math.min(wanted, this.quantum) : wanted;
+			boolean small = share.started <= 1 || this.waiting.size() <= share.waiting;
+			return (small || wanted <= this.quantum + 1) ? wanted : this.quantum;
 		}
 	}
 

@@ -80,6 +80,7 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 	 * one, or any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
 	 * one elsewhere, which scales by itself
 	 * @param quantum the most items a call of a request past its first scans while other requests' calls wait
+	 * (one more for a page of that many: the item that tells whether more follow)
 	 * @param heavyAfter the calls a request has started from which on it is heavy
 	 * @param maxHeavyInFlight the most places heavy requests hold together; unset: half the processors (at
 	 * least 1) for a DynamoDB on this machine, {@code max-in-flight} (no separate limit) elsewhere

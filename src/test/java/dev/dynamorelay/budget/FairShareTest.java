@@ -87,6 +87,9 @@ class FairShareTest {
 		light.call(call("light"));
 		assertThat(heavy.limit(1000)).as("a call waits, and this request has started two").isEqualTo(100);
 		assertThat(light.limit(1000)).as("a request's first call keeps its Limit").isEqualTo(1000);
+		assertThat(heavy.limit(101)).as("a page of 100 and the item that tells whether more follow: not split for "
+				+ "one item").isEqualTo(101);
+		assertThat(heavy.limit(102)).isEqualTo(100);
 		this.answers.get(1).complete("done");
 		assertThat(heavy.limit(1000)).isEqualTo(1000);
 	}
