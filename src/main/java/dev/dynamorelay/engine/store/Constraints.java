@@ -140,6 +140,18 @@ final class Constraints {
 			}
 			return "{" + String.join(", ", members) + "}";
 		}
+		if (value instanceof software.amazon.awssdk.core.SdkPojo pojo) {
+			// as DynamoDB's own model prints a member: KeySchemaElement(attributeName=a, keyType=HASH)
+			List<String> members = new ArrayList<>();
+			for (software.amazon.awssdk.core.SdkField<?> field : pojo.sdkFields()) {
+				Object member = field.getValueOrDefault(pojo);
+				if (member != null) {
+					String name = field.memberName();
+					members.add(Character.toLowerCase(name.charAt(0)) + name.substring(1) + "=" + show(member));
+				}
+			}
+			return pojo.getClass().getSimpleName() + "(" + String.join(", ", members) + ")";
+		}
 		return String.valueOf(value);
 	}
 

@@ -81,6 +81,11 @@ final class TableOperations {
 		table.billingMode = payPerRequest ? "PAY_PER_REQUEST" : "PROVISIONED";
 		table.status = "CREATING";
 		table.deletionProtection = Boolean.TRUE.equals(request.deletionProtectionEnabled());
+		if (request.hasTags()) {
+			for (software.amazon.awssdk.services.dynamodb.model.Tag tag : request.tags()) {
+				table.tags.put(tag.key(), tag.value());
+			}
+		}
 		for (IndexSchema index : schema.indexes()) {
 			Throughput indexThroughput = null;
 			if (index.global()) {
@@ -913,7 +918,7 @@ final class TableOperations {
 	 * there (the journal replaying an UpdateTable) becomes the described one and keeps its items, its indexes
 	 * filled anew.
 	 */
-	void restore(TableDescription description, TimeToLiveDescription timeToLive) {
+	void restore(TableDescription description, TimeToLiveDescription timeToLive, List<software.amazon.awssdk.services.dynamodb.model.Tag> tags) {
 		Map<String, String> types = types(description.attributeDefinitions());
 		List<KeySchemaElement> keySchema = description.keySchema();
 		KeyAttribute hash = new KeyAttribute(keySchema.get(0).attributeName(), types.get(keySchema.get(0).attributeName()));
@@ -960,6 +965,9 @@ final class TableOperations {
 			table.streamViewType = description.streamSpecification().streamViewTypeAsString();
 		}
 		table.latestStreamLabel = description.latestStreamLabel();
+		for (software.amazon.awssdk.services.dynamodb.model.Tag tag : tags) {
+			table.tags.put(tag.key(), tag.value());
+		}
 		if (timeToLive != null && timeToLive.attributeName() != null
 				&& List.of("ENABLED", "ENABLING").contains(timeToLive.timeToLiveStatusAsString())) {
 			table.timeToLiveAttribute = timeToLive.attributeName();

@@ -80,6 +80,13 @@ class CreateTableTest {
 	}
 
 	@Test
+	void printsTheMembersOfAListAsDynamoDbDoes() {
+		assertValidation(() -> create(valid().keySchema(hash("a"), range("b"), range("c"))), "1 validation error detected: Value '["
+				+ "KeySchemaElement(attributeName=a, keyType=HASH), KeySchemaElement(attributeName=b, keyType=RANGE), "
+				+ "KeySchemaElement(attributeName=c, keyType=RANGE)]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
+	}
+
+	@Test
 	void refusesAnAttributeTypeThatIsNotAKeyType() {
 		assertValidation(() -> create(valid().attributeDefinitions(definition("b", "SS"))), "1 validation error detected: "
 				+ "Value 'SS' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]");
