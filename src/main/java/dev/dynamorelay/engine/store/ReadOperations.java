@@ -103,6 +103,11 @@ final class ReadOperations {
 		if (startKey != null) {
 			checkStartKeyInRange(startKey, schema, keys, hash, range);
 		}
+		// in dynalite's order (DynamoDB's): paths into keys in the projection, a filter on the key, a global index's
+		// projection, paths into keys in the filter
+		if (parsed.projection() != null) {
+			ExprBridge.checkKeyPaths(parsed.projection().nestedTopLevelNames(), schema);
+		}
 		if (parsed.filter() != null) {
 			String name = request.hasQueryFilter() ? "QueryFilter" : "Filter Expression";
 			for (String key : (range == null) ? List.of(hash.name()) : List.of(hash.name(), range.name())) {
@@ -111,8 +116,10 @@ final class ReadOperations {
 				}
 			}
 		}
-		checkKeyPaths(parsed, schema);
 		boolean fetch = fetchesFromTable(index, request.selectAsString(), parsed.projection());
+		if (parsed.filter() != null) {
+			ExprBridge.checkKeyPaths(parsed.filter().nestedTopLevelNames(), schema);
+		}
 		byte[] partition = Keys.partition(keys.hash());
 		byte[][] bounds = bounds(partition, keys);
 		byte[] low = bounds[0];
@@ -313,7 +320,6 @@ final class ReadOperations {
 		if (startKey != null) {
 			checkTableStartKey(startKey, schema);
 		}
-		checkKeyPaths(parsed, schema);
 		byte[] low = null;
 		byte[] high = null;
 		if (total != null && total > 1) {
@@ -329,6 +335,7 @@ final class ReadOperations {
 				}
 			}
 		}
+		checkKeyPaths(parsed, schema);
 		boolean lowInclusive = true;
 		if (startKey != null) {
 			low = startKey(schema, index, startKey);
