@@ -114,7 +114,7 @@ final class TagOperations {
 		}
 		if (!ANY_ARN.matcher(arn).matches()) {
 			throw AwsError.of("AccessDeniedException", "User: arn:aws:iam::" + this.database.options.accountId()
-					+ ":user/engine is not authorized to perform: dynamodb:" + operation + " on resource: " + arn);
+					+ ":user/engine is not authorized to perform: dynamodb:" + operation + " on resource: " + (arn.isEmpty() ? "*" : arn));
 		}
 	}
 

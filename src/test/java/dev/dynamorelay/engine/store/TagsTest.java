@@ -81,6 +81,8 @@ class TagsTest {
 		assertValidation(() -> this.database.listTagsOfResource(ListTagsOfResourceRequest.builder().build()), "Invalid TableArn");
 		assertError(() -> this.database.tagResource(TagResourceRequest.builder().resourceArn("abcd").tags(tag("a", "b")).build()),
 				"AccessDeniedException", "User: arn:aws:iam::000000000000:user/engine is not authorized to perform: dynamodb:TagResource on resource: abcd");
+		assertError(() -> this.database.listTagsOfResource(ListTagsOfResourceRequest.builder().resourceArn("").build()),
+				"AccessDeniedException", "User: arn:aws:iam::000000000000:user/engine is not authorized to perform: dynamodb:ListTagsOfResource on resource: *");
 		assertValidation(() -> this.database.tagResource(TagResourceRequest.builder().resourceArn("a:b:c:d:e:f/g").tags(tag("a", "b")).build()),
 				"Invalid TableArn: Invalid ResourceArn provided as input a:b:c:d:e:f/g");
 		assertValidation(() -> this.database.tagResource(TagResourceRequest.builder().resourceArn(ARN).build()),
