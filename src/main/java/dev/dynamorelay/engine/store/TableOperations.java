@@ -576,6 +576,7 @@ final class TableOperations {
 			table.lock.writeLock().unlock();
 		}
 		Database.await(told);
+		this.database.later(() -> settle(table));
 		if (created != null) {
 			StoredIndex index = created;
 			this.database.later(() -> backfill(table, index));
@@ -650,6 +651,13 @@ final class TableOperations {
 					+ "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
 		}
 		List<GlobalSecondaryIndexUpdate> updates = request.hasGlobalSecondaryIndexUpdates() ? request.globalSecondaryIndexUpdates() : List.of();
+		for (GlobalSecondaryIndexUpdate update : updates) {
+			ProvisionedThroughput units = (update.update() != null) ? update.update().provisionedThroughput() : null;
+			if (units != null && (units.readCapacityUnits() > MAX_CAPACITY_UNITS || units.writeCapacityUnits() > MAX_CAPACITY_UNITS)) {
+				throw AwsError.validation("This operation cannot be performed with given input values. Please contact DynamoDB service team "
+						+ "for more info: Action Blocked: IndexUpdate");
+			}
+		}
 		int structural = 0;
 		for (GlobalSecondaryIndexUpdate update : updates) {
 			if (update.create() != null || update.delete() != null) {
@@ -760,14 +768,22 @@ final class TableOperations {
 				throw AwsError.validation("Table already has no stream enabled");
 			}
 		}
-		// every check passed: change the table
+		// every check passed: change the table (new throughput is in force once the table is ACTIVE again:
+		// the answer says UPDATING with the units still in force, as DynamoDB's does)
 		if (throughput != null) {
-			table.throughput.change(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+			if ("PROVISIONED".equals(request.billingModeAsString()) && !"PROVISIONED".equals(table.billingMode)) {
+				table.throughput.change(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+			}
+			else {
+				table.throughput.request(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+				table.status = "UPDATING";
+			}
 		}
 		if ("PAY_PER_REQUEST".equals(request.billingModeAsString()) && !"PAY_PER_REQUEST".equals(table.billingMode)) {
 			table.billingMode = "PAY_PER_REQUEST";
 			table.lastUpdateToPayPerRequest = now;
 			table.throughput.change(0, 0, now);
+			table.status = "UPDATING";
 			for (StoredIndex index : table.indexes.values()) {
 				index.throughput = null;
 			}
@@ -783,7 +799,8 @@ final class TableOperations {
 					index.throughput = new Throughput(units.readCapacityUnits(), units.writeCapacityUnits());
 				}
 				else {
-					index.throughput.change(units.readCapacityUnits(), units.writeCapacityUnits(), now);
+					index.throughput.request(units.readCapacityUnits(), units.writeCapacityUnits(), now);
+					index.status = "UPDATING";
 				}
 			}
 			if (update.delete() != null) {
@@ -817,6 +834,33 @@ final class TableOperations {
 			table.deletionProtection = request.deletionProtectionEnabled();
 		}
 		return created;
+	}
+
+	/** Puts an UpdateTable's new throughput in force and makes the table (and its indexes) ACTIVE again. */
+	private void settle(StoredTable table) {
+		CompletableFuture<Void> told = CommitListener.DONE;
+		table.lock.writeLock().lock();
+		try {
+			if (table.gone || !"UPDATING".equals(table.status) && table.indexes.values().stream().noneMatch((index) -> "UPDATING".equals(index.status))) {
+				return;
+			}
+			Instant now = this.database.now().truncatedTo(ChronoUnit.MILLIS);
+			table.throughput.applyPending(now);
+			if ("UPDATING".equals(table.status)) {
+				table.status = "ACTIVE";
+			}
+			for (StoredIndex index : table.indexes.values()) {
+				if ("UPDATING".equals(index.status)) {
+					index.throughput.applyPending(now);
+					index.status = "ACTIVE";
+				}
+			}
+			told = this.database.tableChanged(table.describe(), false);
+		}
+		finally {
+			table.lock.writeLock().unlock();
+		}
+		Database.await(told);
 	}
 
 	private static boolean mentionsUpdate(List<GlobalSecondaryIndexUpdate> updates, String name) {
