@@ -40,7 +40,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
 
 import dev.dynamorelay.engine.AwsError;
-import dev.dynamorelay.engine.RequestContext;
 import dev.dynamorelay.engine.value.ItemCodec;
 import dev.dynamorelay.engine.value.ItemSize;
 
@@ -149,15 +148,11 @@ final class TableOperations {
 	}
 
 	/**
-	 * The ARN of a new table: in the region the call was signed for (the wire's {@link RequestContext}), or the
-	 * database's own region for a call that names none.
+	 * The ARN of a new table, in the database's region: an engine is one region, as a DynamoDB endpoint is,
+	 * whatever region a call is signed for (docs/engine.md, "The aws CLI against it").
 	 */
 	private String tableArn(String name) {
-		String region = RequestContext.region();
-		if (RequestContext.DEFAULT_REGION.equals(region)) {
-			region = this.database.options.region();
-		}
-		return "arn:aws:dynamodb:" + region + ":" + this.database.options.accountId() + ":table/" + name;
+		return "arn:aws:dynamodb:" + this.database.options.region() + ":" + this.database.options.accountId() + ":table/" + name;
 	}
 
 	private static void checkCreate(CreateTableRequest request) {
