@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
 import dev.dynamorelay.engine.AwsError;
 import dev.dynamorelay.engine.store.CommitListener;
@@ -222,7 +223,9 @@ public final class Journal implements CommitListener, Closeable {
 
 	@Override
 	public CompletableFuture<Void> tableChanged(Instant time, TableDescription description, boolean deleted) {
-		return append(LogCodec.table(time, description, deleted), () -> this.streams.tableChanged(time, description, deleted));
+		TimeToLiveDescription timeToLive = deleted ? null : this.store.timeToLive(description.tableName());
+		return append(LogCodec.table(time, description, deleted, timeToLive),
+				() -> this.streams.tableChanged(time, description, deleted));
 	}
 
 	/** Numbers and queues an entry, and tells the streams, under the lock: the log's order is the streams'. */
@@ -424,6 +427,11 @@ public final class Journal implements CommitListener, Closeable {
 				for (TableDescription table : this.store.tables()) {
 					out.writeByte(SNAPSHOT_TABLE);
 					writeBytes(out, PojoJson.write(table));
+					TimeToLiveDescription timeToLive = this.store.timeToLive(table.tableName());
+					out.writeBoolean(timeToLive != null);
+					if (timeToLive != null) {
+						writeBytes(out, PojoJson.write(timeToLive));
+					}
 					this.store.forEachItem(table.tableName(), (item) -> {
 						try {
 							out.writeByte(SNAPSHOT_ITEM);
@@ -647,7 +655,9 @@ public final class Journal implements CommitListener, Closeable {
 					switch (type) {
 						case SNAPSHOT_TABLE -> {
 							TableDescription description = PojoJson.read(readBytes(in), TableDescription::builder);
-							this.store.restoreTable(description);
+							TimeToLiveDescription timeToLive = in.readBoolean()
+									? PojoJson.read(readBytes(in), TimeToLiveDescription::builder) : null;
+							this.store.restoreTable(description, timeToLive);
 							table = description.tableName();
 						}
 						case SNAPSHOT_ITEM -> {
@@ -751,12 +761,13 @@ public final class Journal implements CommitListener, Closeable {
 		}
 
 		@Override
-		public void tableChanged(Instant time, TableDescription description, boolean deleted) {
+		public void tableChanged(Instant time, TableDescription description, boolean deleted,
+				TimeToLiveDescription timeToLive) {
 			if (deleted) {
 				this.store.restoreDeletion(description.tableName());
 			}
 			else {
-				this.store.restoreTable(description);
+				this.store.restoreTable(description, timeToLive);
 			}
 			this.streams.tableChanged(time, description, deleted);
 		}

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
 /**
  * What the journal needs of the store: to restore it at start (from a snapshot, then the log), telling no commit
@@ -18,8 +19,11 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  */
 public interface JournalledStore {
 
-	/** Creates the table as described, or describes an existing table so, keeping its items. */
-	void restoreTable(TableDescription description);
+	/**
+	 * Creates the table as described, with its Time to Live ({@code timeToLive} null: none), or describes an existing
+	 * table so, keeping its items.
+	 */
+	void restoreTable(TableDescription description, TimeToLiveDescription timeToLive);
 
 	/** Deletes the table and its items; nothing when there is no such table. */
 	void restoreDeletion(String table);
@@ -30,8 +34,18 @@ public interface JournalledStore {
 	/** Deletes the item of this key; nothing when there is none, or no such table. */
 	void restoreRemoval(String table, Map<String, AttributeValue> key);
 
-	/** Every table as DescribeTable describes it now: what a snapshot keeps. */
+	/**
+	 * Every table as DescribeTable describes it now, but those being created or deleted (their change is in the log
+	 * after the snapshot's position): what a snapshot keeps.
+	 */
 	List<TableDescription> tables();
+
+	/**
+	 * The table's Time to Live as DescribeTimeToLive describes it (null: none, or no such table). Called by the
+	 * journal when it is told a table changed (the store's lock on it held) and for a snapshot: the commit listener
+	 * hears of a table's description only.
+	 */
+	TimeToLiveDescription timeToLive(String table);
 
 	/**
 	 * Hands each item of the table to {@code consumer}, each as it is at one moment; nothing when there is no such

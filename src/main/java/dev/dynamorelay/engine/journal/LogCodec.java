@@ -7,13 +7,15 @@ import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
 import dev.dynamorelay.engine.store.ItemChange;
 import dev.dynamorelay.engine.streams.ImageCodec;
 
 /**
  * The log's entries: a commit (its time and each item's table, key, old and new image, and whether Time to Live
- * made it) or a table's change (its time, its description as DescribeTable's JSON, whether it was deleted). An
+ * made it) or a table's change (its time, its description as DescribeTable's JSON, whether it was deleted, and its
+ * Time to Live as DescribeTimeToLive's JSON). An
  * entry carries whole images, never a difference: replaying one sets a state, whatever the state before.
  */
 final class LogCodec {
@@ -52,12 +54,16 @@ final class LogCodec {
 		return sink.toByteArray();
 	}
 
-	static byte[] table(Instant time, TableDescription description, boolean deleted) {
+	static byte[] table(Instant time, TableDescription description, boolean deleted, TimeToLiveDescription timeToLive) {
 		ImageCodec.Sink sink = new ImageCodec.Sink(1024);
 		sink.writeByte(TABLE);
 		writeTime(sink, time);
 		sink.writeByte(deleted ? 1 : 0);
 		sink.writeByteArray(PojoJson.write(description));
+		sink.writeByte((timeToLive != null) ? 1 : 0);
+		if (timeToLive != null) {
+			sink.writeByteArray(PojoJson.write(timeToLive));
+		}
 		return sink.toByteArray();
 	}
 
@@ -66,7 +72,7 @@ final class LogCodec {
 
 		void committed(Instant time, List<ItemChange> changes);
 
-		void tableChanged(Instant time, TableDescription description, boolean deleted);
+		void tableChanged(Instant time, TableDescription description, boolean deleted, TimeToLiveDescription timeToLive);
 
 	}
 
@@ -90,7 +96,9 @@ final class LogCodec {
 		else if (type == TABLE) {
 			boolean deleted = source.readByte() != 0;
 			TableDescription description = PojoJson.read(source.readByteArray(), TableDescription::builder);
-			replay.tableChanged(time, description, deleted);
+			TimeToLiveDescription timeToLive = (source.readByte() != 0)
+					? PojoJson.read(source.readByteArray(), TimeToLiveDescription::builder) : null;
+			replay.tableChanged(time, description, deleted, timeToLive);
 		}
 		else {
 			throw new IllegalArgumentException("unknown entry type " + type);

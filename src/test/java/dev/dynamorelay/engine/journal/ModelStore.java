@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
 import dev.dynamorelay.engine.store.CommitListener;
 import dev.dynamorelay.engine.store.ItemChange;
@@ -154,7 +155,12 @@ final class ModelStore implements JournalledStore {
 	// What the journal does
 
 	@Override
-	public void restoreTable(TableDescription description) {
+	public TimeToLiveDescription timeToLive(String table) {
+		return null;
+	}
+
+	@Override
+	public void restoreTable(TableDescription description, TimeToLiveDescription timeToLive) {
 		this.tables.compute(description.tableName(), (name, old) -> new Table(description,
 				(old != null) ? old.items() : new ConcurrentHashMap<>()));
 	}
