@@ -9,7 +9,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ListTablesRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
@@ -22,13 +32,16 @@ import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
+import dev.dynamorelay.engine.store.Database;
+import dev.dynamorelay.engine.store.DatabaseOptions;
 import dev.dynamorelay.engine.streams.Streams;
 import dev.dynamorelay.engine.streams.StreamsOptions;
 
 /**
  * The process {@link JournalCrashIT} kills: it opens the journal in the directory it is given (recovering what an
  * earlier one wrote), prints what it recovered, then writes until it is killed, printing each write once it is
- * acknowledged.
+ * acknowledged. It writes into the engine's own {@link Database} (second argument {@code database}) or into the
+ * journal's test model.
  *
  * <p>Writers own their items: writer {@code w} writes items {@code w-0} to {@code w-9} in turn, one write at a
  * time, each the next version of its item: version {@code v} deletes the item when {@code v} is a multiple of 7,
@@ -49,19 +62,28 @@ public final class JournalCrashChild {
 	private JournalCrashChild() {
 	}
 
+	/** What the child writes into: the journal's test model, or the engine's own database. */
+	private interface Target {
+
+		void ensureTable();
+
+		void write(String pk, int version);
+
+		void forEachItem(java.util.function.BiConsumer<String, String> pkAndVersion);
+
+	}
+
 	public static void main(String[] args) throws Exception {
 		PrintStream out = new PrintStream(System.out, false);
 		Path directory = Path.of(args[0]);
-		ModelStore store = new ModelStore();
+		boolean database = args.length > 1 && args[1].equals("database");
 		Streams streams = new Streams(StreamsOptions.defaults().withShards(100, Duration.ofHours(4)));
 		// Small snapshots: kills land in them too.
-		Journal journal = Journal.open(directory, new JournalOptions(true, 32 << 10), store, streams);
-		store.listener(journal);
-		if (store.tables().isEmpty()) {
-			store.describe(ModelStore.table("Items", StreamViewType.NEW_AND_OLD_IMAGES));
-		}
+		JournalOptions options = new JournalOptions(true, 32 << 10);
+		Target target = database ? database(directory, options, streams) : model(directory, options, streams);
+		target.ensureTable();
 		Map<String, Integer> versions = new TreeMap<>();
-		store.forEachItem("Items", (item) -> out.println("item " + item.get("pk").s() + " " + item.get("v").s()));
+		target.forEachItem((pk, version) -> out.println("item " + pk + " " + version));
 		Map<String, Integer> streamed = streamed(streams, out);
 		streamed.forEach((pk, version) -> out.println("stream " + pk + " " + version));
 		versions.putAll(streamed);
@@ -78,8 +100,7 @@ public final class JournalCrashChild {
 						version = versions.getOrDefault(pk, 0) + 1;
 						versions.put(pk, version);
 					}
-					Map<String, AttributeValue> item = (version % 7 == 0) ? null : ModelStore.item(pk, Integer.toString(version));
-					store.write("Items", pk, item);
+					target.write(pk, version);
 					synchronized (out) {
 						out.println("ack " + pk + " " + version);
 						out.flush();
@@ -92,6 +113,80 @@ public final class JournalCrashChild {
 		for (Thread writer : writers) {
 			writer.join();
 		}
+	}
+
+	/** Version {@code v} deletes the item when it is a multiple of 7, and puts it with {@code v} otherwise. */
+	private static Map<String, AttributeValue> version(String pk, int version) {
+		return (version % 7 == 0) ? null : ModelStore.item(pk, Integer.toString(version));
+	}
+
+	private static Target model(Path directory, JournalOptions options, Streams streams) throws java.io.IOException {
+		ModelStore store = new ModelStore();
+		Journal journal = Journal.open(directory, options, store, streams);
+		store.listener(journal);
+		return new Target() {
+
+			@Override
+			public void ensureTable() {
+				if (store.tables().isEmpty()) {
+					store.describe(ModelStore.table("Items", StreamViewType.NEW_AND_OLD_IMAGES));
+				}
+			}
+
+			@Override
+			public void write(String pk, int version) {
+				store.write("Items", pk, version(pk, version));
+			}
+
+			@Override
+			public void forEachItem(java.util.function.BiConsumer<String, String> pkAndVersion) {
+				store.forEachItem("Items", (item) -> pkAndVersion.accept(item.get("pk").s(), item.get("v").s()));
+			}
+
+		};
+	}
+
+	private static Target database(Path directory, JournalOptions options, Streams streams) throws java.io.IOException {
+		Database database = new Database(DatabaseOptions.defaults().withTimeToLiveSweep(Duration.ZERO));
+		DatabaseJournal.open(directory, options, database, streams);
+		return new Target() {
+
+			@Override
+			public void ensureTable() {
+				if (database.listTables(ListTablesRequest.builder().build()).tableNames().isEmpty()) {
+					database.createTable(CreateTableRequest.builder()
+						.tableName("Items")
+						.billingMode(BillingMode.PAY_PER_REQUEST)
+						.attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType("S").build())
+						.keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+						.streamSpecification((stream) -> stream.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES))
+						.build());
+				}
+			}
+
+			@Override
+			public void write(String pk, int version) {
+				Map<String, AttributeValue> item = version(pk, version);
+				if (item == null) {
+					database.deleteItem(DeleteItemRequest.builder().tableName("Items").key(Map.of("pk", AttributeValue.fromS(pk))).build());
+				}
+				else {
+					database.putItem(PutItemRequest.builder().tableName("Items").item(item).build());
+				}
+			}
+
+			@Override
+			public void forEachItem(java.util.function.BiConsumer<String, String> pkAndVersion) {
+				Map<String, AttributeValue> after = null;
+				do {
+					ScanResponse page = database.scan(ScanRequest.builder().tableName("Items").exclusiveStartKey(after).build());
+					page.items().forEach((item) -> pkAndVersion.accept(item.get("pk").s(), item.get("v").s()));
+					after = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
+				}
+				while (after != null);
+			}
+
+		};
 	}
 
 	/** Each item's last version in the stream, having checked that its records are its versions in order. */

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * kill -9 at any moment loses no acknowledged write: a child JVM ({@link JournalCrashChild}) writes with four
- * writers through the journal (snapshots every 32 KB of log, shards of 100 records), is killed with SIGKILL after
+ * writers into the engine's database (and, fewer times, into the journal's test model) through the journal (snapshots every 32 KB of log, shards of 100 records), is killed with SIGKILL after
  * a random number of acknowledged writes, and is started again on the same directory, many times. After each
  * start every item holds the last version acknowledged for it, or the one after (written, not yet
  * acknowledged), and its stream records are its versions 1, 2, ... each once, in order, up to that version.
@@ -38,16 +38,24 @@ class JournalCrashIT {
 	Path directory;
 
 	@Test
-	void aKilledEngineLosesNoAcknowledgedWrite() throws Exception {
-		int cycles = Integer.getInteger("journal.crash.cycles", 15);
+	void aKilledDatabaseLosesNoAcknowledgedWrite() throws Exception {
+		killAndRestart("database", Integer.getInteger("journal.crash.cycles", 15));
+	}
+
+	@Test
+	void aKilledJournalOfTheTestModelLosesNoAcknowledgedWrite() throws Exception {
+		killAndRestart("model", Math.max(1, Integer.getInteger("journal.crash.cycles", 15) / 3));
+	}
+
+	private void killAndRestart(String target, int cycles) throws Exception {
 		long seed = Long.getLong("journal.crash.seed", System.nanoTime());
 		Random random = new Random(seed);
 		Map<String, Integer> acknowledged = new HashMap<>();
 		long acknowledgements = 0;
-		Path data = this.directory.resolve("data");
+		Path data = this.directory.resolve("data-" + target);
 		for (int cycle = 0; cycle <= cycles; cycle++) {
 			String context = "seed " + seed + ", start " + cycle;
-			Child child = new Child(data, this.directory.resolve("stderr-" + cycle + ".txt"));
+			Child child = new Child(data, target, this.directory.resolve("stderr-" + target + "-" + cycle + ".txt"));
 			try {
 				Map<String, Integer> items = new HashMap<>();
 				Map<String, Integer> streamed = new HashMap<>();
@@ -80,7 +88,8 @@ class JournalCrashIT {
 			}
 		}
 		assertThat(acknowledgements).as("writes acknowledged in all").isGreaterThan(cycles * 20L);
-		System.out.println("JournalCrashIT: " + cycles + " kills, " + acknowledgements + " acknowledged writes, seed " + seed);
+		System.out.println("JournalCrashIT (" + target + "): " + cycles + " kills, " + acknowledgements
+				+ " acknowledged writes, seed " + seed);
 	}
 
 	private static void acknowledge(String line, Map<String, Integer> acknowledged) {
@@ -114,11 +123,11 @@ class JournalCrashIT {
 
 		private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-		Child(Path data, Path errors) throws IOException {
+		Child(Path data, String target, Path errors) throws IOException {
 			this.errors = errors;
 			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 			this.process = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-cp",
-					System.getProperty("java.class.path"), JournalCrashChild.class.getName(), data.toString())
+					System.getProperty("java.class.path"), JournalCrashChild.class.getName(), data.toString(), target)
 				.redirectError(errors.toFile())
 				.start();
 			Thread reader = new Thread(() -> {
