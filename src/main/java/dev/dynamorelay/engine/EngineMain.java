@@ -30,7 +30,7 @@ public final class EngineMain {
 			  --path DIR                   keep the data in DIR across restarts (default: in memory)
 			  --region REGION              the region of calls whose credentials name none (default us-east-1)
 			  --shard-rollover-seconds N   a stream's shard closes and a child opens after N seconds (default 14400)
-			  --shard-rollover-records N   ... or after N records (default 0: by age only)
+			  --shard-rollover-records N   ... or after N records (default 100000)
 			  --table-activation-millis N  a created table is CREATING for N ms before it is ACTIVE (default 0)
 			Faults, for tests (also settable while running: POST X-Amz-Target DynamoRelayEngine.SetFaults):
 			  --fault-target TARGET        the X-Amz-Target the fault options apply to (default: every target)

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.dynamorelay.engine.streams.StreamsOptions;
 import dev.dynamorelay.engine.wire.Fault;
 
 /**
@@ -19,10 +20,11 @@ import dev.dynamorelay.engine.wire.Fault;
  * @param workerThreads the threads that run operations (the I/O threads only move bytes)
  * @param tableActivationDelay how long a created table (or index) stays CREATING before it is ACTIVE
  * @param shardRolloverAge the age at which a stream's open shard closes and a child opens (DynamoDB: about 4 hours)
- * @param shardRolloverRecords the records after which a stream's open shard closes and a child opens; 0 for none
+ * @param shardRolloverRecords the records after which a stream's open shard closes and a child opens
  * @param faults the faults injected from the start, by {@code X-Amz-Target} ({@code "*"} for every target); they
  * may be changed while running ({@code DynamoDbEngine.faults()})
- * @param actions operations served besides the engine's own (tests add operations of their own)
+ * @param actions operations served besides the engine's own, or instead of one of them (tests add operations of
+ * their own)
  */
 public record EngineOptions(String host, int port, Path path, String region, int workerThreads,
 		Duration tableActivationDelay, Duration shardRolloverAge, long shardRolloverRecords, Map<String, Fault> faults,
@@ -42,8 +44,9 @@ public record EngineOptions(String host, int port, Path path, String region, int
 		if (shardRolloverAge.isZero()) {
 			throw new IllegalArgumentException("A shard's age before it closes must be positive");
 		}
-		if (shardRolloverRecords < 0) {
-			throw new IllegalArgumentException("Negative shard size: " + shardRolloverRecords);
+		if (shardRolloverRecords < 1) {
+			throw new IllegalArgumentException("A shard's records before it closes must be positive: "
+					+ shardRolloverRecords);
 		}
 		faults = Map.copyOf(faults);
 		actions = List.copyOf(actions);
@@ -59,11 +62,12 @@ public record EngineOptions(String host, int port, Path path, String region, int
 
 	/**
 	 * 127.0.0.1 on a free port, in memory, us-east-1, 16 worker threads, tables ACTIVE at once, shards rolled
-	 * over every 4 hours, no faults.
+	 * over every 4 hours or 100,000 records (the streams' defaults), no faults.
 	 */
 	public static EngineOptions defaults() {
+		StreamsOptions streams = StreamsOptions.defaults();
 		return new EngineOptions("127.0.0.1", 0, null, RequestContext.DEFAULT_REGION, 16, Duration.ZERO,
-				Duration.ofHours(4), 0, Map.of(), List.of());
+				streams.shardAge(), streams.shardRecords(), Map.of(), List.of());
 	}
 
 	public EngineOptions withHost(String host) {

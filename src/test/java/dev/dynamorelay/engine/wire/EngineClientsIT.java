@@ -88,6 +88,57 @@ class EngineClientsIT {
 		assertThat(unknown.output()).contains("UnknownOperationException");
 	}
 
+	/**
+	 * The aws CLI against the engine as a process of its own, streams included: a table with a stream, items
+	 * written and read, the stream's records of them.
+	 */
+	@Test
+	void theAwsCliDrivesAStandaloneEngineStreamsIncluded() throws Exception {
+		assumeAwsCli();
+		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), "dev.dynamorelay.engine.EngineMain", "--port", "0")
+			.redirectErrorStream(true)
+			.start();
+		try {
+			String line = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+					StandardCharsets.UTF_8)).readLine();
+			assertThat(line).startsWith("DynamoDB engine listening on http://");
+			String endpoint = line.split(" ")[4];
+			RunResult created = awsAt(endpoint, "dynamodb", "create-table", "--table-name", "Cli",
+					"--attribute-definitions", "AttributeName=pk,AttributeType=S", "--key-schema",
+					"AttributeName=pk,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST", "--stream-specification",
+					"StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES");
+			assertThat(created.exit()).as(created.output()).isZero();
+			assertThat(created.output()).contains("\"TableArn\": \"arn:aws:dynamodb:us-east-1:000000000000:table/Cli\"");
+			for (String pk : List.of("a", "b")) {
+				RunResult put = awsAt(endpoint, "dynamodb", "put-item", "--table-name", "Cli", "--item",
+						"{\"pk\":{\"S\":\"" + pk + "\"},\"n\":{\"N\":\"1\"}}");
+				assertThat(put.exit()).as(put.output()).isZero();
+			}
+			RunResult scan = awsAt(endpoint, "dynamodb", "scan", "--table-name", "Cli");
+			assertThat(scan.exit()).as(scan.output()).isZero();
+			assertThat(scan.output()).contains("\"Count\": 2").contains("\"ScannedCount\": 2");
+			RunResult streams = awsAt(endpoint, "dynamodbstreams", "list-streams", "--table-name", "Cli");
+			assertThat(streams.exit()).as(streams.output()).isZero();
+			String arn = streams.output().replaceAll("(?s).*\"StreamArn\": \"([^\"]+)\".*", "$1");
+			RunResult described = awsAt(endpoint, "dynamodbstreams", "describe-stream", "--stream-arn", arn);
+			assertThat(described.exit()).as(described.output()).isZero();
+			String shard = described.output().replaceAll("(?s).*\"ShardId\": \"([^\"]+)\".*", "$1");
+			RunResult iterator = awsAt(endpoint, "dynamodbstreams", "get-shard-iterator", "--stream-arn", arn, "--shard-id",
+					shard, "--shard-iterator-type", "TRIM_HORIZON");
+			assertThat(iterator.exit()).as(iterator.output()).isZero();
+			String it = iterator.output().replaceAll("(?s).*\"ShardIterator\": \"([^\"]+)\".*", "$1");
+			RunResult records = awsAt(endpoint, "dynamodbstreams", "get-records", "--shard-iterator", it);
+			assertThat(records.exit()).as(records.output()).isZero();
+			assertThat(records.output().split("\"eventName\": \"INSERT\"", -1)).hasSize(3);
+			assertThat(records.output()).contains("\"NewImage\"").contains("\"pk\": {");
+		}
+		finally {
+			process.destroy();
+			process.waitFor(20, TimeUnit.SECONDS);
+		}
+	}
+
 	private static void assumeAwsCli() {
 		for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
 			if (new File(directory, "aws").canExecute()) {
@@ -100,9 +151,13 @@ class EngineClientsIT {
 	}
 
 	private static RunResult aws(String... args) throws Exception {
+		return awsAt(engine.endpoint().toString(), args);
+	}
+
+	private static RunResult awsAt(String endpoint, String... args) throws Exception {
 		List<String> command = new ArrayList<>(List.of("aws"));
 		command.addAll(List.of(args));
-		command.addAll(List.of("--endpoint-url", engine.endpoint().toString(), "--output", "json"));
+		command.addAll(List.of("--endpoint-url", endpoint, "--output", "json"));
 		Path home = Files.createDirectories(OUT.resolve("aws-home"));
 		// Nothing of the machine's own AWS configuration: any key, a region, one attempt.
 		Run run = run(command, Path.of("."), Map.of("AWS_ACCESS_KEY_ID", "anyKey", "AWS_SECRET_ACCESS_KEY", "anySecret",

@@ -18,12 +18,14 @@ import dev.dynamorelay.engine.DynamoDbEngine;
 import dev.dynamorelay.engine.EngineOptions;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 
 /**
- * A measurement, not a test: GetItem through HTTP against an engine in a process of its own (the tests' own
- * GetItem over a map, so that the figure is the wire's), from 8 client threads on the AWS SDK's synchronous CRT
- * client; prints calls per second and the engine process's CPU per call (from /proc, Linux only).
+ * A measurement, not a test: GetItem through HTTP against an engine in a process of its own, from 8 client threads
+ * on the AWS SDK's synchronous CRT client; prints calls per second and the CPU per call of the engine's process
+ * and of the client's (from /proc, Linux only).
  *
  * <pre>
  * java [-Dengine.jvm="FLAGS OF THE ENGINE'S JVM"] -cp target/test-classes:target/classes:$(cat classpath) \
@@ -118,12 +120,29 @@ public final class GetItemThroughput {
 		return (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) * 10;
 	}
 
-	/** The engine's process: a 200-byte item to get, the endpoint on the first line, served until killed. */
+	/**
+	 * The engine's process: the store's GetItem of a 200-byte item (or, with {@code -Dengine.testActions=true},
+	 * the tests' own GetItem over a map, to see the wire alone), the endpoint on the first line, served until
+	 * killed.
+	 */
 	private static void engine() throws InterruptedException {
-		TestActions actions = new TestActions();
-		actions.items.put("item", Map.of("id", AttributeValue.fromS("item"), "payload",
-				AttributeValue.fromS("x".repeat(180)), "n", AttributeValue.fromN("12345")));
-		DynamoDbEngine engine = DynamoDbEngine.start(EngineOptions.defaults().withActions(actions.actions()));
+		Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS("item"), "payload",
+				AttributeValue.fromS("x".repeat(180)), "n", AttributeValue.fromN("12345"));
+		DynamoDbEngine engine;
+		if (Boolean.getBoolean("engine.testActions")) {
+			TestActions actions = new TestActions();
+			actions.items.put("item", item);
+			engine = DynamoDbEngine.start(EngineOptions.defaults().withActions(actions.actions()));
+		}
+		else {
+			engine = DynamoDbEngine.start(EngineOptions.defaults());
+			engine.database().createTable(CreateTableRequest.builder().tableName("things")
+				.attributeDefinitions((a) -> a.attributeName("id").attributeType("S"))
+				.keySchema((k) -> k.attributeName("id").keyType("HASH"))
+				.billingMode("PAY_PER_REQUEST")
+				.build());
+			engine.database().putItem(PutItemRequest.builder().tableName("things").item(item).build());
+		}
 		System.out.println(engine.endpoint());
 		System.out.flush();
 		new CountDownLatch(1).await();

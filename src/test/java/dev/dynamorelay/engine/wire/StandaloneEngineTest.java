@@ -53,6 +53,9 @@ class StandaloneEngineTest {
 			URI endpoint = URI.create(matcher.group(1));
 			assertThat(RawHttp.exchange(endpoint.getPort(), "GET", "/", Map.of(), "").body())
 				.isEqualTo("healthy: dynamodb.us-east-1.amazonaws.com ");
+			// The store's operations are served.
+			assertThat(RawHttp.exchange(endpoint.getPort(), "POST", "/", RawHttp.signed("DynamoDB_20120810.ListTables"),
+					"{}").body()).isEqualTo("{\"TableNames\":[]}");
 			RawHttp.Response faults = RawHttp.exchange(endpoint.getPort(), "POST", "/",
 					Map.of("Content-Type", "application/json", "X-Amz-Target", "DynamoRelayEngine.GetFaults"), "{}");
 			assertThat(faults.body()).isEqualTo("{\"Faults\":{\"DynamoDB_20120810.GetItem\":{\"ThrottleShare\":0.25,"
