@@ -182,8 +182,20 @@ public final class Journal implements CommitListener, Closeable {
 	 */
 	public static Journal open(Path directory, JournalOptions options, JournalledStore store, Streams streams)
 			throws IOException {
-		Files.createDirectories(directory);
-		FileChannel lockFile = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+		FileChannel lockFile;
+		try {
+			Files.createDirectories(directory);
+			lockFile = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+		}
+		catch (java.nio.file.FileAlreadyExistsException ex) {
+			throw new IOException("Cannot keep the journal in " + directory + ": it is not a directory", ex);
+		}
+		catch (java.nio.file.AccessDeniedException ex) {
+			throw new IOException("Cannot keep the journal in " + directory + ": permission denied (" + ex.getFile() + ")", ex);
+		}
+		catch (IOException ex) {
+			throw new IOException("Cannot keep the journal in " + directory + ": " + ex, ex);
+		}
 		FileLock directoryLock;
 		try {
 			directoryLock = lockFile.tryLock();
@@ -199,7 +211,7 @@ public final class Journal implements CommitListener, Closeable {
 			Recovery recovery = new Recovery(directory, store, streams);
 			long next = recovery.run();
 			Journal journal = new Journal(directory, options, store, streams, lockFile, directoryLock, next);
-			logger.debug("Journal {} recovered: snapshot at {}, {} entries replayed, next entry {}", directory,
+			logger.trace("Journal {} recovered: snapshot at {}, {} entries replayed, next entry {}", directory,
 					recovery.snapshotPosition, recovery.replayed, next);
 			if (recovery.replayedBytes >= options.snapshotBytes()) {
 				journal.snapshot();
@@ -470,7 +482,7 @@ public final class Journal implements CommitListener, Closeable {
 				Files.deleteIfExists(old.getValue());
 			}
 		}
-		logger.debug("Snapshot of {} written at entry {}", this.directory, position);
+		logger.trace("Snapshot of {} written at entry {}", this.directory, position);
 	}
 
 	private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
@@ -708,7 +720,7 @@ public final class Journal implements CommitListener, Closeable {
 							channel.truncate(at);
 							channel.force(true);
 						}
-						logger.debug("Journal {}: cut a torn frame of {} bytes off {}", this.directory, bytes.length - at,
+						logger.trace("Journal {}: cut a torn frame of {} bytes off {}", this.directory, bytes.length - at,
 								path.getFileName());
 						break;
 					}
