@@ -197,6 +197,30 @@ public final class Access {
 	}
 
 	/**
+	 * Under which items of {@code parent} a mutation at {@code at} may write their children for {@code caller}:
+	 * any (empty), or only the caller's own, by the parent type's rules, which the children's own rules do not
+	 * loosen. A parent type without rules leaves its children to theirs.
+	 * @throws AccessDeniedException when the parent type's rules allow the caller none
+	 */
+	public Optional<Owner> writeUnder(FieldCoordinates at, Entity parent, Caller caller) {
+		if (!this.enforced) {
+			return Optional.empty();
+		}
+		List<AuthRule> rules = this.rules.type(parent.name());
+		if (rules.isEmpty() || allows(rules, caller)) {
+			return Optional.empty();
+		}
+		AuthRule.Owner owner = AccessRulesReader.owner(rules);
+		if (owner != null && caller.signedIn()) {
+			Optional<String> identity = caller.text(owner.identityClaim());
+			if (identity.isPresent()) {
+				return Optional.of(new Owner(parent.fields().get(owner.ownerField()), identity.get()));
+			}
+		}
+		throw denied(at, "type %s, whose items' children it writes,".formatted(parent.name()), rules, caller);
+	}
+
+	/**
 	 * The items a caller owns under a type's OWNER rule.
 	 *
 	 * @param field the type's owner field

@@ -86,6 +86,22 @@ public record Declarations(Map<String, Table> tables, Map<String, Entity> entiti
 		};
 	}
 
+	/**
+	 * The types whose creates write items of {@code entity} as their {@code @children}: its items are under
+	 * an item of each (its key holds each one's key fields), whose rules decide who writes them.
+	 */
+	public List<Entity> parentsOf(Entity entity) {
+		return this.mutations.stream()
+			.filter((mutation) -> mutation.input()
+				.shape()
+				.all(DeclaredMutation.InputField.Children.class)
+				.stream()
+				.anyMatch((children) -> children.entity().name().equals(entity.name())))
+			.map(DeclaredMutation::entity)
+			.distinct()
+			.toList();
+	}
+
 	/** The declared types stored in {@code table}. */
 	public List<Entity> entitiesIn(Table table) {
 		return this.entities.values().stream().filter((entity) -> entity.table().name().equals(table.name())).toList();

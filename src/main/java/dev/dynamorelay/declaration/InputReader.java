@@ -121,7 +121,7 @@ final class InputReader {
 		String where = "`%s.%s`".formatted(typeName, field.getName());
 		Directive children = directive(field, "children");
 		if (children != null) {
-			return children(where, kind, field, children, depth, siblings);
+			return children(where, kind, entity, field, children, depth, siblings);
 		}
 		if (directive(field, "idempotencyKey") != null) {
 			return textOnly(where, field, "`@idempotencyKey`") ? new InputField.IdempotencyKey(field.getName()) : null;
@@ -155,8 +155,14 @@ final class InputReader {
 		return true;
 	}
 
-	private InputField children(String where, Kind kind, InputValueDefinition field, Directive directive, int depth,
-			Set<String> parentFields) {
+	/**
+	 * The children a create's input writes with its item ({@code @children}). Each child is under the item
+	 * written with it, and under no other: the child type's key holds every key field of {@code parent}
+	 * (otherwise the children of two parents would share their keys, and one parent's writer reach the other's
+	 * children), and the child's input gives none of them (it takes them from its parent).
+	 */
+	private InputField children(String where, Kind kind, Entity parent, InputValueDefinition field,
+			Directive directive, int depth, Set<String> parentFields) {
 		String typeName = string(directive, "type");
 		Entity child = this.reading.entities.get(typeName);
 		InputObjectTypeDefinition object = inputObject(field.getType());
@@ -175,7 +181,29 @@ final class InputReader {
 				.formatted(where));
 			return null;
 		}
-		Shape shape = shape(object.getName(), Kind.CREATE, child, inputFields(object), depth + 1, parentFields);
+		List<String> lacking = parent.keyFields().stream().filter((name) -> !child.keyFields().contains(name)).toList();
+		if (!lacking.isEmpty()) {
+			this.reading.problem(directive, ("%s creates `%s` children of `%s` items, but the key of `%s` has no %s of the "
+					+ "key of `%s`: the children of two `%s` items would share their keys, and the writer of one reach the "
+					+ "other's. Put every key field of `%s` (%s) into the key of `%s`.").formatted(where, typeName,
+							parent.name(), typeName, fieldList(lacking), parent.name(), parent.name(), parent.name(),
+							fieldList(parent.keyFields()), typeName));
+			return null;
+		}
+		List<InputValueDefinition> childFields = inputFields(object);
+		int problems = this.reading.problems.size();
+		for (InputValueDefinition childField : childFields) {
+			if (parent.keyFields().contains(childField.getName())) {
+				this.reading.problem(childField, ("`%s.%s` would name the `%s` a child is under, which is the one it is "
+						+ "created with: a child takes the key fields of `%s` (%s) from it; remove `%s`.").formatted(
+								object.getName(), childField.getName(), parent.name(), parent.name(),
+								fieldList(parent.keyFields()), childField.getName()));
+			}
+		}
+		if (this.reading.problems.size() > problems) {
+			return null;
+		}
+		Shape shape = shape(object.getName(), Kind.CREATE, child, childFields, depth + 1, parentFields);
 		return (shape != null) ? new InputField.Children(field.getName(), child, shape) : null;
 	}
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import dev.dynamorelay.engine.journal.JournalUnusableException;
 import dev.dynamorelay.engine.wire.Fault;
 import dev.dynamorelay.engine.wire.Faults;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -78,6 +79,10 @@ public final class EngineMain {
 		catch (IllegalArgumentException refused) {
 			err.println("dynamodb: " + refused.getMessage());
 			return 2;
+		}
+		catch (JournalUnusableException unusable) {
+			err.println("dynamodb: " + unusable.getMessage());
+			return 1;
 		}
 		catch (RuntimeException failed) {
 			err.println("dynamodb: cannot listen on " + options.host() + ":" + options.port() + ": " + failed.getMessage());

@@ -12,8 +12,10 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
 import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -23,6 +25,7 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.Answer;
+import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.declaration.Item;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
@@ -37,6 +40,7 @@ import dev.dynamorelay.request.RequestScope;
 import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.write.Mutations;
 import dev.dynamorelay.write.Ownership;
+import dev.dynamorelay.write.WriteAttempts;
 import dev.dynamorelay.write.WriteMeters;
 
 /**
@@ -90,15 +94,56 @@ class MutationWiring implements RuntimeWiringConfigurer {
 		RequestScope scope = RequestScope.of(environment);
 		this.access.ownRules(mutation.coordinates(), scope.caller(), environment::getArgument);
 		Ownership.Owners owners = owners(mutation, scope.caller());
-		return this.mutations.run(mutation, environment.getArguments(), owners, scope.stats())
+		return this.mutations.run(mutation, environment.getArguments(), owners, writer(scope.caller()), scope.stats())
 			.thenApply((written) -> mutation.input().many() ? written.stream().map((each) -> answer(mutation, each)).toList()
 					: answer(mutation, written.get(0)));
 	}
 
-	/** Whose items the caller may write: the type's rules (the field's own are checked before it runs). */
+	/**
+	 * Whose items the caller may write, and under whose: the types' rules (the field's own are checked before
+	 * it runs).
+	 */
 	private Ownership.Owners owners(DeclaredMutation mutation, Caller caller) {
-		return (entity) -> this.access.write(mutation.coordinates(), entity, caller)
-			.map((owner) -> new Ownership(owner.field(), owner.identity()));
+		return new Ownership.Owners() {
+
+			@Override
+			public Optional<Ownership> of(Entity entity) {
+				return MutationWiring.this.access.write(mutation.coordinates(), entity, caller)
+					.map((owner) -> new Ownership(owner.field(), owner.identity()));
+			}
+
+			@Override
+			public Optional<Ownership> under(Entity parent) {
+				return MutationWiring.this.access.writeUnder(mutation.coordinates(), parent, caller)
+					.map((owner) -> new Ownership(owner.field(), owner.identity()));
+			}
+
+		};
+	}
+
+	/**
+	 * Whose idempotency keys a caller's are: its token's issuer and subject; without a subject, its claims but
+	 * those that change from token to token; the same for every caller without a token.
+	 */
+	static String writer(Caller caller) {
+		if (caller.claims().isEmpty()) {
+			return "";
+		}
+		Map<String, Object> claims = caller.claims().get();
+		Object subject = claims.get("sub");
+		if (subject != null) {
+			String issuer = String.valueOf(claims.getOrDefault("iss", ""));
+			return "sub " + issuer.length() + ":" + issuer + subject;
+		}
+		Map<String, Object> lasting = new java.util.TreeMap<>(claims);
+		lasting.keySet().removeAll(List.of("exp", "iat", "nbf", "jti", "auth_time"));
+		return "claims\n" + lasting;
+	}
+
+	/** Counts the attempts of the write engine's calls, which the server's DynamoDB client takes as a bean. */
+	@Bean
+	static ExecutionInterceptor writeAttempts() {
+		return new WriteAttempts();
 	}
 
 	private Object answer(DeclaredMutation mutation, Mutations.Written written) {

@@ -130,9 +130,11 @@ public record IamPolicy(String account, String region, List<Statement> statement
 	/**
 	 * The write actions the declared mutations call, each with the tables it calls them on, as DynamoDB's table
 	 * names: PutItem (creates, their children), UpdateItem (updates, replaces), DeleteItem, ConditionCheckItem
-	 * (the items a write references), and GetItem where a write reads first or answers what a transaction wrote
-	 * (an update that recomposes index keys, a list or an idempotent write). IAM has no action for a transaction
-	 * itself: TransactWriteItems needs the actions of its parts.
+	 * (the items a write references; the parent of a type written as {@code @children}, whose owner a write of
+	 * that type may check when the parent's key does not hold it), and GetItem where a write reads first or
+	 * answers what a transaction wrote (an update that recomposes index keys, a list, an idempotent write, a
+	 * write of children that checks their parent). IAM has no action for a transaction itself:
+	 * TransactWriteItems needs the actions of its parts.
 	 */
 	public static Map<String, Set<String>> writes(Declarations declarations) {
 		Map<String, Set<String>> writes = new java.util.TreeMap<>();
@@ -145,14 +147,21 @@ public record IamPolicy(String account, String region, List<Statement> statement
 					references = true;
 				}
 			}
+			// Which owner rule a parent has is the access rules' to say: the check is granted wherever it may be made.
+			List<Entity> parents = declarations.parentsOf(mutation.entity());
+			parents.forEach((parent) -> grant(writes, "ConditionCheckItem", parent.table().physicalName()));
 			boolean transaction = mutation.input().many() || mutation.input().idempotencyArgument().isPresent()
 					|| mutation.input().shape().one(DeclaredMutation.InputField.IdempotencyKey.class).isPresent()
-					|| references;
+					|| references || !parents.isEmpty();
 			switch (mutation.kind()) {
 				case CREATE -> {
 					grant(writes, "PutItem", table);
 					for (var children : mutation.input().shape().all(DeclaredMutation.InputField.Children.class)) {
 						grant(writes, "PutItem", children.entity().table().physicalName());
+						declarations.parentsOf(children.entity())
+							.stream()
+							.filter((parent) -> !parent.equals(mutation.entity()))
+							.forEach((parent) -> grant(writes, "ConditionCheckItem", parent.table().physicalName()));
 					}
 				}
 				case UPDATE, REPLACE -> {

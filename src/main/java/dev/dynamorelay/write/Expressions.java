@@ -30,6 +30,10 @@ final class Expressions {
 
 	private final List<String> removes = new ArrayList<>();
 
+	private final Map<String, AttributeValue> assigned = new LinkedHashMap<>();
+
+	private final List<String> removed = new ArrayList<>();
+
 	/** The placeholder of an attribute's name. */
 	String name(String attribute) {
 		return this.byAttribute.computeIfAbsent(attribute, (key) -> {
@@ -98,13 +102,24 @@ final class Expressions {
 	/** {@code SET attribute = value}. */
 	Expressions set(String attribute, AttributeValue value) {
 		this.sets.add(name(attribute) + " = " + value(value));
+		this.assigned.put(attribute, value);
 		return this;
 	}
 
 	/** {@code REMOVE attribute}. */
 	Expressions remove(String attribute) {
 		this.removes.add(name(attribute));
+		this.removed.add(attribute);
 		return this;
+	}
+
+	/**
+	 * Whether {@code item} holds what the update sets and lacks what it removes: it may be the update's own
+	 * work (the version it raises aside).
+	 */
+	boolean madeBy(Map<String, AttributeValue> item) {
+		return this.assigned.entrySet().stream().allMatch((set) -> set.getValue().equals(item.get(set.getKey())))
+				&& this.removed.stream().noneMatch(item::containsKey);
 	}
 
 	/** The version goes up by 1 (from 0 when the item has none). */

@@ -11,6 +11,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
+import dev.dynamorelay.error.ApiException;
+
 /**
  * One item's write, ready to send alone or as a part of a transaction.
  */
@@ -88,12 +90,15 @@ sealed interface ItemWrite {
 	}
 
 	/**
-	 * Nothing written: a condition on another item (that it exists), checked in the same transaction.
+	 * Nothing written: a condition on another item (that it exists; that it is the caller's), checked in the
+	 * same transaction.
 	 *
 	 * @param refusal what a failed check means for the client
+	 * @param first whether its refusal is told before any other part's: a check of whose items the caller may
+	 * write, so that another part's refusal tells nothing about an item the caller may not write
 	 */
 	record CheckItem(String part, String table, Map<String, AttributeValue> key, Expressions expressions,
-			String refusal) implements ItemWrite {
+			ApiException refusal, boolean first) implements ItemWrite {
 
 		@Override
 		public TransactWriteItem transactionItem() {

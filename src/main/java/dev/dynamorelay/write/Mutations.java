@@ -1,8 +1,12 @@
 package dev.dynamorelay.write;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +26,7 @@ import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.UnavailableException;
 
 /**
  * Runs declared mutations: reads each input object, plans its writes ({@link WritePlanner}), sends them alone
@@ -30,6 +35,11 @@ import dev.dynamorelay.error.InvalidArgumentException;
  * <p>One input object writes alone, with PutItem, UpdateItem or DeleteItem; a list of them, children,
  * references and idempotency keys go in one TransactWriteItems, all or nothing. A create whose key holds a
  * generated time that is taken is made again at the next millisecond, a few times.
+ *
+ * <p>An idempotency key is the writer's own: its {@code ClientRequestToken} is derived from the writer's
+ * identity and the key, so that another caller's key neither conflicts with nor tells about it. A mutation
+ * DynamoDB did not serve in time fails {@code UNAVAILABLE} with what became of its write
+ * ({@link WriteUnavailableException}).
  */
 public final class Mutations {
 
@@ -45,9 +55,9 @@ public final class Mutations {
 	private final WriteMeters.Source meters;
 
 	/**
-	 * The time each idempotency key was first seen with, for as long as DynamoDB remembers a key (ten minutes):
-	 * a retry generates the time its first call did. Per process: a retry that reaches another instance
-	 * generates its own time.
+	 * The time each idempotency key (of a writer and a mutation) was first seen with, for as long as DynamoDB
+	 * remembers a key (ten minutes): a retry generates the time its first call did. Per process: a retry that
+	 * reaches another instance generates its own time.
 	 */
 	private final Cache<String, Long> firstSeen = Caffeine.newBuilder()
 		.expireAfterWrite(Duration.ofMinutes(10))
@@ -75,14 +85,15 @@ public final class Mutations {
 	/**
 	 * Runs {@code mutation} with the field's {@code arguments} (as GraphQL hands them over), for a caller that
 	 * may write the items {@code owners} says: one answer per input object, in order.
+	 * @param writer the caller's identity, whose own its idempotency keys are (empty: a caller without one)
 	 */
 	public CompletableFuture<List<Written>> run(DeclaredMutation mutation, Map<String, Object> arguments,
-			Ownership.Owners owners, ReadStats stats) {
+			Ownership.Owners owners, String writer, ReadStats stats) {
 		List<InputValues> inputs;
-		Optional<String> token;
+		Optional<String> key;
 		try {
 			inputs = inputs(mutation, arguments);
-			token = token(mutation, arguments, inputs);
+			key = token(mutation, arguments, inputs);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -90,9 +101,15 @@ public final class Mutations {
 		WriteMeters meters = this.meters.mutation(mutation.name());
 		// Mutation fields run one after another: what the request consumed meanwhile is this mutation's.
 		double before = stats.consumedCapacity();
-		Generation now = new Generation(token.map((key) -> this.firstSeen.get(mutation.name() + '\n' + key,
-				(ignored) -> this.clock.millis())).orElseGet(this.clock::millis), token.map((key) -> mutation.name() + '\n' + key));
-		return attempt(mutation, inputs, token, owners, stats, now, 1).whenComplete((written, failure) -> {
+		Optional<String> seed = key.map((given) -> writer.length() + ":" + writer + mutation.name() + '\n' + given);
+		Generation now = new Generation(seed.map((first) -> this.firstSeen.get(first, (ignored) -> this.clock.millis()))
+			.orElseGet(this.clock::millis), seed);
+		Optional<String> token = key.map((given) -> clientRequestToken(writer, given));
+		Progress progress = new Progress();
+		return attempt(mutation, inputs, token, owners, stats, now, 1, progress)
+			.exceptionallyCompose((failure) -> CompletableFuture.failedFuture(unavailable(mutation, failure, progress,
+					key.isPresent())))
+			.whenComplete((written, failure) -> {
 			if (failure == null) {
 				// A create writes all it was given, children included; other kinds what they found.
 				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
@@ -105,8 +122,62 @@ public final class Mutations {
 		});
 	}
 
+	/**
+	 * The {@code ClientRequestToken} of a writer's idempotency key: 36 characters (DynamoDB's most) of the
+	 * SHA-256 of both (the writer's length first, so that no other pair reads the same), so that two callers'
+	 * equal keys are two writes.
+	 */
+	static String clientRequestToken(String writer, String key) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest((writer.length() + ":" + writer + key).getBytes(StandardCharsets.UTF_8));
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest).substring(0, 36);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java platform has SHA-256", ex);
+		}
+	}
+
+	/** How far a mutation got: whether a write of it was made (what failed after it was reading its answer). */
+	private static final class Progress {
+
+		private volatile boolean written;
+
+	}
+
+	/**
+	 * A mutation that ended UNAVAILABLE, with what became of its write: nothing was written (nothing went
+	 * out, or DynamoDB refused every attempt), it was (its answer's read failed), or it is unknown (an attempt
+	 * went out and was not answered).
+	 */
+	private static Throwable unavailable(DeclaredMutation mutation, Throwable failure, Progress progress, boolean keyed) {
+		Throwable cause = DynamoDbFailures.unwrap(failure);
+		if (!DynamoDbFailures.isUnavailable(cause)) {
+			return cause;
+		}
+		WriteUnavailableException.Outcome outcome = (cause instanceof WriteUnavailableException unknown) ? unknown.outcome()
+				: progress.written ? WriteUnavailableException.Outcome.WRITTEN : WriteUnavailableException.Outcome.NONE;
+		String type = mutation.entity().name();
+		String message = switch (outcome) {
+			case NONE -> ((cause instanceof UnavailableException own) ? own.getMessage()
+					: "DynamoDB is unavailable or did not answer in time.") + " Nothing was written: send the mutation again "
+							+ "later.";
+			case WRITTEN -> ("The %s was written, but DynamoDB did not answer the read of what it holds now in time: read "
+					+ "it to see it; do not send the mutation again.").formatted(type);
+			case UNKNOWN -> ("DynamoDB did not answer the write of the %s after it was sent: it may have been made, or not "
+					+ "(extensions.writeOutcome is `unknown`). ").formatted(type) + (keyed
+							? "Send the mutation again with the same idempotency key within ten minutes: it is written once, "
+									+ "and answered as it was."
+							: "Read the %s to learn whether it was written before you send the mutation again; an idempotency "
+								.formatted(type) + "key, where the mutation takes one, makes sending it again safe.");
+		};
+		return new WriteUnavailableException(outcome, message,
+				(cause instanceof WriteUnavailableException sent && sent.getCause() != null) ? sent.getCause() : cause);
+	}
+
 	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,
-			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt) {
+			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt,
+			Progress progress) {
 		List<CompletableFuture<WritePlanner.Plan>> planned = new ArrayList<>(inputs.size());
 		try {
 			for (InputValues input : inputs) {
@@ -117,10 +188,10 @@ public final class Mutations {
 			return CompletableFuture.failedFuture(ex);
 		}
 		return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new))
-			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats))
+			.thenCompose((ready) -> send(planned.stream().map(CompletableFuture::join).toList(), token, stats, progress))
 			.thenCompose((sent) -> {
 				if (sent.refusal().isPresent() && sent.refusal().get().retry() && attempt < ATTEMPTS) {
-					return attempt(mutation, inputs, token, owners, stats, now.next(), attempt + 1);
+					return attempt(mutation, inputs, token, owners, stats, now.next(), attempt + 1, progress);
 				}
 				if (sent.refusal().isPresent()) {
 					return CompletableFuture.failedFuture(sent.refusal().get().failure().orElseThrow());
@@ -130,13 +201,17 @@ public final class Mutations {
 	}
 
 	/** The plans' writes, alone or as one transaction, and their answers. */
-	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats) {
+	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats,
+			Progress progress) {
 		List<ItemWrite> writes = new ArrayList<>();
 		plans.forEach((plan) -> writes.addAll(plan.writes()));
-		// Items that must exist are checked once (a transaction names an item once), and not beside their write.
+		// Items that must exist are checked once (a transaction names an item once), and not beside their write;
+		// of two checks of one item, the one of whose items the caller may write under is kept (it checks existence
+		// too), else the first.
 		writes.removeIf((write) -> write instanceof ItemWrite.CheckItem check && writes.stream()
 			.anyMatch((other) -> other != check && other.table().equals(check.table()) && other.key().equals(check.key())
-					&& (!(other instanceof ItemWrite.CheckItem) || writes.indexOf(other) < writes.indexOf(check))));
+					&& (!(other instanceof ItemWrite.CheckItem kept) || (kept.first() && !check.first())
+							|| (kept.first() == check.first() && writes.indexOf(other) < writes.indexOf(check)))));
 		if (writes.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
 			return CompletableFuture.failedFuture(new InvalidArgumentException(("The mutation writes %d items, more than "
 					+ "one DynamoDB transaction takes (%d): write them in several mutations.").formatted(writes.size(),
@@ -154,19 +229,23 @@ public final class Mutations {
 			WritePlanner.Plan plan = plans.get(0);
 			return this.writer.write(writes.get(0), stats).thenApply((outcome) -> {
 				if (outcome instanceof Writer.Outcome.Refused refused) {
-					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false));
+					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false, refused.retried()));
 				}
-				Map<String, AttributeValue> image = ((Writer.Outcome.Written) outcome).image();
-				return Sent.written(List.of(plan.answer(image)));
+				progress.written = true;
+				Writer.Outcome.Written written = (Writer.Outcome.Written) outcome;
+				// A delete that found nothing after an attempt whose answer was lost: that attempt deleted it.
+				boolean ownEarlier = plan.kind() == Kind.DELETE && written.image().isEmpty() && written.retried();
+				return Sent.written(List.of(plan.answer(ownEarlier ? plan.main().key() : written.image())));
 			});
 		}
 		return before(plans, stats).thenCompose((old) -> this.writer.transact(writes, token, stats)
 			.thenCompose((outcome) -> {
 				if (outcome instanceof Writer.Outcome.Refused refused) {
 					WritePlanner.Plan plan = owner(plans, writes.get(refused.index()));
-					return CompletableFuture.completedFuture(
-							Sent.refused(Refusals.of(plan, writes.get(refused.index()), refused.stored(), plans.size() > 1)));
+					return CompletableFuture.completedFuture(Sent.refused(Refusals.of(plan, writes.get(refused.index()),
+							refused.stored(), plans.size() > 1, refused.retried())));
 				}
+				progress.written = true;
 				return after(plans, old, stats).thenApply(Sent::written);
 			}));
 	}

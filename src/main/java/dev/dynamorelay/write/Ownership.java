@@ -14,18 +14,36 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
  */
 public record Ownership(AttributeField field, String identity) {
 
-	/** Whose items of each type the caller of one mutation may write. */
-	@FunctionalInterface
+	/** Whose items of each type the caller of one mutation may write, and under whose items it may write. */
 	public interface Owners {
 
-		/** Everyone's (no other rule than an OWNER one allows the caller: theirs only). */
-		Owners ANYONE = (entity) -> Optional.empty();
+		/** Everyone's: no rule is checked. */
+		Owners ANYONE = new Owners() {
+
+			@Override
+			public Optional<Ownership> of(Entity entity) {
+				return Optional.empty();
+			}
+
+			@Override
+			public Optional<Ownership> under(Entity parent) {
+				return Optional.empty();
+			}
+
+		};
 
 		/**
 		 * Empty when the caller may write any item of {@code entity}, else only those it owns.
 		 * @throws dev.dynamorelay.error.AccessDeniedException when it may write none
 		 */
 		Optional<Ownership> of(Entity entity);
+
+		/**
+		 * Under which items of {@code parent} the caller may write their children ({@code @children}): any
+		 * (empty), else only its own, by {@code parent}'s rules whatever the children's own rules allow.
+		 * @throws dev.dynamorelay.error.AccessDeniedException when it may write under none
+		 */
+		Optional<Ownership> under(Entity parent);
 
 	}
 

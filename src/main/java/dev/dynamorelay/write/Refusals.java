@@ -17,6 +17,11 @@ import dev.dynamorelay.error.NotFoundException;
  * existence shows), has another version ({@code CONFLICT} with {@code currentVersion}), or fails a declared
  * condition ({@code CONFLICT}); or a new attempt may succeed (a generated time that is taken, a value read
  * that changed since).
+ *
+ * <p>A write the SDK sent again after an attempt whose answer was lost may be refused for that attempt's own
+ * work: the create's item exists, the update's version has moved on, the delete's item is gone. When the
+ * stored item is what the write would have made, the refusal is answered as the write ({@link
+ * WritePlanner.Plan#madeBy}).
  */
 final class Refusals {
 
@@ -50,12 +55,17 @@ final class Refusals {
 	/**
 	 * The refusal of {@code write}, a part of {@code plan}.
 	 * @param inTransaction whether the plan's writes went with others, so that the error names the part
+	 * @param retried whether an earlier attempt of the same call may have been made
 	 */
 	static Refusal of(WritePlanner.Plan plan, ItemWrite write, Map<String, AttributeValue> stored,
-			boolean inTransaction) {
+			boolean inTransaction, boolean retried) {
 		Optional<String> part = inTransaction ? Optional.of(write.part()) : Optional.empty();
 		if (write instanceof ItemWrite.CheckItem check) {
-			return Refusal.fail(new NotFoundException(check.refusal() + " Nothing was written."));
+			return Refusal.fail(check.refusal());
+		}
+		if (retried && write == plan.main() && plan.madeBy(stored)) {
+			// The call's own earlier attempt wrote it: answered as written.
+			return Refusal.answer(plan.answer(stored.isEmpty() ? write.key() : stored));
 		}
 		Entity entity = plan.entity();
 		if (write != plan.main()) {
@@ -96,7 +106,7 @@ final class Refusals {
 	}
 
 	/** The stored item's version, where the type has one (0 for an item written without it). */
-	private static Optional<Long> version(Entity entity, Map<String, AttributeValue> stored) {
+	static Optional<Long> version(Entity entity, Map<String, AttributeValue> stored) {
 		if (entity.version().isEmpty() || stored.isEmpty()) {
 			return Optional.empty();
 		}

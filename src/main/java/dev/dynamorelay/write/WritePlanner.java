@@ -24,6 +24,7 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.NotFoundException;
 import dev.dynamorelay.pagination.Filter;
 
 /**
@@ -31,6 +32,13 @@ import dev.dynamorelay.pagination.Filter;
  * conditions that must hold (the item's existence, its version, its owner, the declared conditions), the
  * children and referenced items in the same transaction. Nothing is sent here but the reads an update needs to
  * recompose an index key from values it does not give.
+ *
+ * <p>A type that a create writes as {@code @children} of another is written only under a parent the caller
+ * may write, whatever mutation writes it: its key holds every key field of its parent type (the start checks
+ * that), so it names one parent, whose owner rule decides. An owner the parent's key holds is compared before
+ * anything is sent; one it does not hold is a ConditionCheck of the parent in the same transaction, whose
+ * refusal ({@code FORBIDDEN}) is told before any other, so that nothing tells about the items under another
+ * owner's parent.
  */
 final class WritePlanner {
 
@@ -38,9 +46,18 @@ final class WritePlanner {
 
 	private final Writer writer;
 
+	/** The types each type is written as {@code @children} of, by the child type's name. */
+	private final Map<String, List<Entity>> parents = new LinkedHashMap<>();
+
 	WritePlanner(Declarations declarations, Writer writer) {
 		this.declarations = declarations;
 		this.writer = writer;
+		declarations.entities().values().forEach((entity) -> {
+			List<Entity> of = declarations.parentsOf(entity);
+			if (!of.isEmpty()) {
+				this.parents.put(entity.name(), of);
+			}
+		});
 	}
 
 	/**
@@ -69,6 +86,24 @@ final class WritePlanner {
 
 		ItemWrite main() {
 			return this.writes.get(0);
+		}
+
+		/**
+		 * Whether {@code stored}, found by a refused write whose earlier attempt may have been made, is that
+		 * attempt's work: a create's whole item; an update's values, and its expected version raised by one; for
+		 * a delete, no item.
+		 */
+		boolean madeBy(Map<String, AttributeValue> stored) {
+			return switch (kind()) {
+				case CREATE -> main() instanceof ItemWrite.PutItem put && put.item().equals(stored);
+				case UPDATE, REPLACE -> !stored.isEmpty() && main().expressions().madeBy(stored)
+						&& this.owned.map((ownership) -> ownership.identity()
+							.equals(text(stored.get(ownership.field().attribute())))).orElse(true)
+						&& this.expectedVersion.map((expected) -> Refusals.version(entity(), stored)
+							.filter((current) -> current == expected + 1)
+							.isPresent()).orElse(true);
+				case DELETE -> stored.isEmpty();
+			};
 		}
 
 		/** The answer, from the image DynamoDB answered (or the composed item of a create). */
@@ -101,12 +136,14 @@ final class WritePlanner {
 		Entity entity = mutation.entity();
 		Shape shape = mutation.input().shape();
 		Values values = values(entity, shape, input, owners, now, Optional.empty());
+		fillParentOwners(entity, values.stored(), input, owners);
 		entity.version().ifPresent((version) -> values.stored().put(version.name(), AttributeValue.fromN("1")));
 		Map<String, AttributeValue> item = ItemComposer.item(entity, values.stored(), input.where());
 		Map<String, AttributeValue> key = ItemComposer.key(entity, values.stored(), input.where());
 		List<ItemWrite> writes = new ArrayList<>();
 		writes.add(new ItemWrite.PutItem(input.where(), entity.table().physicalName(), key, item,
 				new Expressions().exists(entity.table().partitionKey().name(), false)));
+		writes.addAll(underParents(entity, values.stored(), key, input, owners, Optional.empty()));
 		boolean generatedKey = values.generatedKey();
 		for (InputField.Children children : shape.all(InputField.Children.class)) {
 			for (InputValues child : input.list(children.name())) {
@@ -116,9 +153,13 @@ final class WritePlanner {
 						AttributeValue.fromN("1")));
 				Map<String, AttributeValue> childItem = ItemComposer.item(children.entity(), childValues.stored(),
 						child.where());
-				writes.add(new ItemWrite.PutItem(child.where(), children.entity().table().physicalName(),
-						ItemComposer.key(children.entity(), childValues.stored(), child.where()), childItem,
-						new Expressions().exists(children.entity().table().partitionKey().name(), false)));
+				Map<String, AttributeValue> childKey = ItemComposer.key(children.entity(), childValues.stored(),
+						child.where());
+				writes.add(new ItemWrite.PutItem(child.where(), children.entity().table().physicalName(), childKey,
+						childItem, new Expressions().exists(children.entity().table().partitionKey().name(), false)));
+				// Under the item written with it, which is the caller's; a parent of another type is checked.
+				writes.addAll(underParents(children.entity(), childValues.stored(), childKey, child, owners,
+						Optional.of(entity)));
 				generatedKey |= childValues.generatedKey();
 			}
 		}
@@ -190,6 +231,84 @@ final class WritePlanner {
 	private record Values(Map<String, AttributeValue> stored, boolean generatedKey) {
 	}
 
+	// ---- children's parents
+
+	/**
+	 * For an item of a type written as children: a key field that holds its parent's owner, left out, is the
+	 * caller's own (as a create fills its own owner field); given, it must be.
+	 */
+	private void fillParentOwners(Entity entity, Map<String, AttributeValue> stored, InputValues input,
+			Ownership.Owners owners) {
+		for (Entity parent : this.parents.getOrDefault(entity.name(), List.of())) {
+			Optional<Ownership> owned = owners.under(parent);
+			if (owned.isEmpty() || !parent.keyFields().contains(owned.get().field().name())) {
+				continue;
+			}
+			String name = owned.get().field().name();
+			AttributeField field = entity.fields().get(name);
+			if (field != null && stored.get(name) == null) {
+				stored.put(name, InputValues.write(field.type(), input.path(name), owned.get().identity()));
+			}
+		}
+	}
+
+	/**
+	 * That an item of {@code entity} is under parents the caller may write under, by each parent type's rules:
+	 * an owner the parent's key holds (so the item's key does too) is compared now; otherwise the answer is a
+	 * check of the parent, in the same transaction, that it exists and is the caller's.
+	 * @param stored the item's values by field name (its key fields at least)
+	 * @param key the item's key
+	 * @param with the parent type whose item is written in the same transaction (a create's), which is not checked
+	 * @throws AccessDeniedException when the key names another owner's parent
+	 */
+	private List<ItemWrite> underParents(Entity entity, Map<String, AttributeValue> stored, Map<String, AttributeValue> key,
+			InputValues input, Ownership.Owners owners, Optional<Entity> with) {
+		List<ItemWrite> checks = new ArrayList<>();
+		for (Entity parent : this.parents.getOrDefault(entity.name(), List.of())) {
+			if (with.filter(parent::equals).isPresent()) {
+				continue;
+			}
+			Optional<Ownership> owned = owners.under(parent);
+			if (owned.isEmpty()) {
+				continue;
+			}
+			AttributeField owner = owned.get().field();
+			String identity = owned.get().identity();
+			String where = input.where().isEmpty() ? "The mutation" : "`" + input.where() + "`";
+			if (parent.keyFields().contains(owner.name())) {
+				String holder = text(stored.get(owner.name()));
+				if (!identity.equals(holder)) {
+					throw AccessDeniedException.forbidden(("%s writes under the %s of `%s` %s, and the caller is `%s`: a "
+							+ "caller that owns its %s items writes %s items under its own only.").formatted(where,
+									parent.name(), owner.name(), (holder != null) ? "`" + holder + "`" : "(none)", identity,
+									parent.name(), entity.name()));
+				}
+				continue;
+			}
+			Map<String, AttributeValue> values = new LinkedHashMap<>();
+			for (String name : parent.keyFields()) {
+				AttributeField own = entity.fields().get(name);
+				AttributeValue value = stored.get(name);
+				if (own != null && value != null) {
+					values.put(name, InputValues.write(parent.fields().get(name).type(), input.path(name), own.type().read(value)));
+				}
+			}
+			Map<String, AttributeValue> parentKey = ItemComposer.key(parent, values, input.where());
+			if (parent.table().equals(entity.table()) && parentKey.equals(key)) {
+				continue; // the item is its own parent: its own rules decide
+			}
+			checks.add(new ItemWrite.CheckItem(input.where(), parent.table().physicalName(), parentKey,
+					new Expressions().exists(parent.table().partitionKey().name(), true)
+						.condition(new Filter(owner.attribute(), Filter.Op.EQ, List.of(AttributeValue.fromS(identity)))),
+					AccessDeniedException.forbidden(("%s writes under the %s %s, which is not the caller's (`%s`), or does "
+							+ "not exist: a caller that owns its %s items writes %s items under its own only. Nothing was "
+							+ "written.").formatted(where, parent.name(), parent.node() ? "`" + id(parent, parentKey) + "`"
+									: "of key " + parentKey, identity, parent.name(), entity.name())),
+					true));
+		}
+		return checks;
+	}
+
 	private static AttributeValue generate(InputField.Value field, InputValues input, Generation now) {
 		Object value = (field.generated().get() == Generated.NOW) ? now.time() : now.uuid(input.path(field.name()));
 		return InputValues.write(field.target().type(), input.path(field.name()), value);
@@ -217,8 +336,9 @@ final class WritePlanner {
 			Map<String, AttributeValue> key = ItemComposer.key(referenced, values, input.where());
 			checks.add(new ItemWrite.CheckItem(input.path(field.name()), referenced.table().physicalName(), key,
 					new Expressions().exists(referenced.table().partitionKey().name(), true),
-					"No %s `%s` exists: `%s` names one that must.".formatted(referenced.name(), text(value),
-							input.path(field.name()))));
+					new NotFoundException("No %s `%s` exists: `%s` names one that must. Nothing was written."
+						.formatted(referenced.name(), text(value), input.path(field.name()))),
+					false));
 		}
 		return checks;
 	}
@@ -231,6 +351,7 @@ final class WritePlanner {
 		Shape shape = mutation.input().shape();
 		Map<String, AttributeValue> key = key(mutation, input);
 		Optional<Ownership> owned = ownerNotInKey(entity, key, owners.of(entity), input);
+		List<ItemWrite> parentChecks = underParents(entity, keyFields(entity, key), key, input, owners, Optional.empty());
 		Map<String, AttributeValue> changed = new LinkedHashMap<>();
 		Set<String> cleared = new HashSet<>();
 		for (InputField.Value field : shape.all(InputField.Value.class)) {
@@ -275,6 +396,7 @@ final class WritePlanner {
 			Optional<Long> expected = conditions(mutation, input, owned, expressions);
 			List<ItemWrite> writes = new ArrayList<>();
 			writes.add(new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions));
+			writes.addAll(parentChecks);
 			writes.addAll(references(entity, shape, input, values, changed::containsKey));
 			return new Plan(mutation, input, writes, Map.of(), owned, expected, false, read);
 		});
@@ -348,11 +470,15 @@ final class WritePlanner {
 		Shape shape = mutation.input().shape();
 		Optional<Ownership> ownership = owners.of(entity);
 		Map<String, AttributeValue> stored = values(entity, shape, input, owners, now, Optional.empty()).stored();
-		Map<String, AttributeValue> key = shape.one(InputField.Id.class).isPresent() ? key(mutation, input)
-				: ItemComposer.key(entity, stored, input.where());
+		boolean byId = shape.one(InputField.Id.class).isPresent();
+		if (!byId) {
+			fillParentOwners(entity, stored, input, owners);
+		}
+		Map<String, AttributeValue> key = byId ? key(mutation, input) : ItemComposer.key(entity, stored, input.where());
 		// An id names its item, owner and all: it must be the caller's own, as for an update or a delete.
 		ownerNotInKey(entity, key, ownership, input);
 		stored.putAll(keyFields(entity, key));
+		List<ItemWrite> parentChecks = underParents(entity, keyFields(entity, key), key, input, owners, Optional.empty());
 		Map<String, AttributeValue> item = ItemComposer.item(entity, stored, input.where());
 		Expressions expressions = new Expressions();
 		Set<String> keyAttributes = key.keySet();
@@ -378,6 +504,7 @@ final class WritePlanner {
 		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
 		List<ItemWrite> writes = new ArrayList<>();
 		writes.add(new ItemWrite.UpdateItem(input.where(), entity.table().physicalName(), key, expressions));
+		writes.addAll(parentChecks);
 		writes.addAll(references(entity, shape, input, stored, (name) -> true));
 		return new Plan(mutation, input, writes, Map.of(), ownership, expected, false, Map.of());
 	}
@@ -388,12 +515,15 @@ final class WritePlanner {
 		Entity entity = mutation.entity();
 		Map<String, AttributeValue> key = key(mutation, input);
 		Optional<Ownership> owned = ownerNotInKey(entity, key, owners.of(entity), input);
+		List<ItemWrite> parentChecks = underParents(entity, keyFields(entity, key), key, input, owners, Optional.empty());
 		Expressions expressions = new Expressions();
 		owned.ifPresent((ownership) -> expressions.ownedOrAbsent(entity.table().partitionKey().name(),
 				ownership.field().attribute(), ownership.identity()));
 		Optional<Long> expected = conditions(mutation, input, Optional.empty(), expressions);
-		ItemWrite write = new ItemWrite.DeleteItem(input.where(), entity.table().physicalName(), key, expressions);
-		return new Plan(mutation, input, List.of(write), Map.of(), owned, expected, false, Map.of());
+		List<ItemWrite> writes = new ArrayList<>();
+		writes.add(new ItemWrite.DeleteItem(input.where(), entity.table().physicalName(), key, expressions));
+		writes.addAll(parentChecks);
+		return new Plan(mutation, input, writes, Map.of(), owned, expected, false, Map.of());
 	}
 
 	// ---- conditions

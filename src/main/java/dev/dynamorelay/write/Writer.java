@@ -2,8 +2,10 @@ package dev.dynamorelay.write;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -12,6 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.IdempotentParameterMismatchException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -33,6 +36,12 @@ import dev.dynamorelay.error.UnavailableException;
  *
  * <p>Every call takes its place among the request's calls ({@link ReadStats#calls()}), within what is left
  * of the request's time, and counts in its {@code extensions.dynamodb} with the capacity it consumed.
+ *
+ * <p>The SDK retries a call whose answer it did not get, and an attempt whose answer was lost may have been
+ * made: each write call counts its attempts ({@link WriteAttempts}), so that its outcome says whether an
+ * earlier attempt may have written (and the refusal of the last be about that attempt's own work), and a
+ * call that failed after an attempt went out fails {@link WriteUnavailableException} (its outcome unknown). A
+ * transaction always carries a {@code ClientRequestToken}, so that its retries are made once.
  */
 final class Writer {
 
@@ -50,8 +59,11 @@ final class Writer {
 
 		/**
 		 * Written. A put's item, an update's new image, a delete's old image (empty: there was none).
+		 *
+		 * @param retried whether an earlier attempt of the call may have been made (a delete that found nothing
+		 * may have been preceded by its own)
 		 */
-		record Written(Map<String, AttributeValue> image) implements Outcome {
+		record Written(Map<String, AttributeValue> image, boolean retried) implements Outcome {
 		}
 
 		/**
@@ -59,23 +71,26 @@ final class Writer {
 		 *
 		 * @param index the part whose condition failed
 		 * @param stored that part's item as it is (empty: there is none)
+		 * @param retried whether an earlier attempt of the call may have been made: the stored item may then be
+		 * what that attempt wrote
 		 */
-		record Refused(int index, Map<String, AttributeValue> stored) implements Outcome {
+		record Refused(int index, Map<String, AttributeValue> stored, boolean retried) implements Outcome {
 		}
 
 	}
 
 	/** One write alone: PutItem, UpdateItem (answering the new image) or DeleteItem (the old one). */
 	CompletableFuture<Outcome> write(ItemWrite write, ReadStats stats) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		CompletableFuture<Outcome> sent;
 		if (write instanceof ItemWrite.PutItem put) {
-			sent = put(put, stats);
+			sent = put(put, stats, attempts);
 		}
 		else if (write instanceof ItemWrite.UpdateItem update) {
-			sent = update(update, stats);
+			sent = update(update, stats, attempts);
 		}
 		else if (write instanceof ItemWrite.DeleteItem delete) {
-			sent = delete(delete, stats);
+			sent = delete(delete, stats, attempts);
 		}
 		else {
 			throw new IllegalArgumentException("a check is part of a transaction");
@@ -83,14 +98,50 @@ final class Writer {
 		return sent.exceptionallyCompose((failure) -> {
 			Throwable cause = DynamoDbFailures.unwrap(failure);
 			if (cause instanceof ConditionalCheckFailedException refused) {
-				return CompletableFuture.completedFuture(
-						new Outcome.Refused(0, refused.hasItem() ? refused.item() : Map.of()));
+				return CompletableFuture.completedFuture(new Outcome.Refused(0, refused.hasItem() ? refused.item() : Map.of(),
+						attempts.earlierMayHaveWritten(false)));
 			}
-			return CompletableFuture.failedFuture(cause);
+			return CompletableFuture.failedFuture(failure(cause, write.part(), attempts));
 		});
 	}
 
-	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats) {
+	/**
+	 * What a write call's failure means for the client: an item DynamoDB found too large is the client's
+	 * ({@code INVALID_ARGUMENT}); DynamoDB unavailable after an attempt went out leaves the outcome unknown.
+	 */
+	private static Throwable failure(Throwable cause, String part, WriteAttempts.Call attempts) {
+		if (cause instanceof DynamoDbException refused && refused.awsErrorDetails() != null
+				&& "ValidationException".equals(refused.awsErrorDetails().errorCode())
+				&& sizeRefusal(refused.awsErrorDetails().errorMessage())) {
+			return tooLarge(part);
+		}
+		if (DynamoDbFailures.isUnavailable(cause) && attempts.mayHaveWritten()) {
+			return WriteUnavailableException.unknown(cause);
+		}
+		return cause;
+	}
+
+	/**
+	 * Whether DynamoDB refused a write for the size of the item it would make: an update (or a replace, which
+	 * keeps the attributes it does not name) adds to what the item holds, which only DynamoDB measures.
+	 */
+	private static boolean sizeRefusal(String message) {
+		String text = String.valueOf(message).toLowerCase(Locale.ROOT);
+		return text.contains("item size") && (text.contains("exceed") || text.contains("maximum"));
+	}
+
+	private static InvalidArgumentException tooLarge(String part) {
+		return new InvalidArgumentException(("%s would make an item over DynamoDB's limit of %d bytes (400 KB), with the "
+				+ "attributes it holds already: nothing was written.").formatted(part.isEmpty() ? "The mutation"
+						: "`" + part + "`", ItemComposer.MAX_ITEM_BYTES));
+	}
+
+	/** The call's timeout, and the attempts it counts. */
+	private AwsRequestOverrideConfiguration within(ReadStats stats, WriteAttempts.Call attempts) {
+		return within(stats).toBuilder().putExecutionAttribute(WriteAttempts.ATTRIBUTE, attempts).build();
+	}
+
+	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = put.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.putItem((request) -> request.tableName(put.table())
 			.item(put.item())
@@ -99,13 +150,13 @@ final class Writer {
 			.expressionAttributeValues(expressions.values())
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(put.item());
+				return new Outcome.Written(put.item(), attempts.earlierMayHaveWritten(true));
 			});
 	}
 
-	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats) {
+	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = update.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.updateItem((request) -> request.tableName(update.table())
 			.key(update.key())
@@ -116,13 +167,14 @@ final class Writer {
 			.returnValues(ReturnValue.ALL_NEW)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
+						attempts.earlierMayHaveWritten(true));
 			});
 	}
 
-	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats) {
+	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = delete.expressions();
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.deleteItem((request) -> request.tableName(delete.table())
 			.key(delete.key())
@@ -132,29 +184,34 @@ final class Writer {
 			.returnValues(ReturnValue.ALL_OLD)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
 				stats.record(0, 0, units(response.consumedCapacity()));
-				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of());
+				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
+						attempts.earlierMayHaveWritten(true));
 			});
 	}
 
 	/**
-	 * Several writes (and checks) in one TransactWriteItems: all or none. A {@code token} makes it idempotent
-	 * for ten minutes ({@code ClientRequestToken}). Answers {@link Outcome.Written} with no image (a
-	 * transaction returns none), or {@link Outcome.Refused} naming the first part whose condition failed.
+	 * Several writes (and checks) in one TransactWriteItems: all or none, made once for ten minutes under its
+	 * {@code ClientRequestToken}: {@code token} (an idempotency key's), else one of its own, so that the SDK's
+	 * retries of a call whose answer was lost are answered as it was made. Answers {@link Outcome.Written} with
+	 * no image (a transaction returns none), or {@link Outcome.Refused} naming the part whose condition failed
+	 * (an ownership check first: it decides before anything else is told).
 	 * @throws ConflictException (in the future) when another transaction held one of the items, or the token
 	 * was used with another input
 	 */
 	CompletableFuture<Outcome> transact(List<ItemWrite> writes, Optional<String> token, ReadStats stats) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
+		String clientRequestToken = token.orElseGet(() -> UUID.randomUUID().toString());
 		return stats.calls().call(() -> stats.sent(this.dynamoDb.transactWriteItems((request) -> request
 			.transactItems(writes.stream().map(ItemWrite::transactionItem).toList())
-			.clientRequestToken(token.orElse(null))
+			.clientRequestToken(clientRequestToken)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(within(stats))))).<Outcome>thenApply((response) -> {
+			.overrideConfiguration(within(stats, attempts))))).<Outcome>thenApply((response) -> {
 				double units = response.hasConsumedCapacity()
 						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
 				stats.record(0, 0, units);
-				return new Outcome.Written(Map.of());
+				return new Outcome.Written(Map.of(), attempts.earlierMayHaveWritten(true));
 			}).exceptionallyCompose((failure) -> {
 				Throwable cause = DynamoDbFailures.unwrap(failure);
 				if (cause instanceof TransactionCanceledException canceled && canceled.hasCancellationReasons()) {
@@ -165,12 +222,22 @@ final class Writer {
 							+ "last ten minutes for another write: nothing was written. Use a new key for new input."),
 							Optional.empty(), Optional.empty()));
 				}
-				return CompletableFuture.failedFuture(cause);
+				return CompletableFuture.failedFuture(failure(cause, "", attempts));
 			});
 	}
 
-	/** A transaction DynamoDB canceled: the first part that refused it, and why. */
+	/**
+	 * A transaction DynamoDB canceled: the part that refused it, and why. A failed check that decides first
+	 * ({@link ItemWrite.CheckItem#first()}: whose items the caller may write under) is told before any other
+	 * part's refusal, so that a refusal never tells about items the caller may not write.
+	 */
 	private static CompletableFuture<Outcome> canceled(List<ItemWrite> writes, List<CancellationReason> reasons) {
+		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
+			if (writes.get(i) instanceof ItemWrite.CheckItem check && check.first()
+					&& "ConditionalCheckFailed".equals(reasons.get(i).code())) {
+				return CompletableFuture.completedFuture(new Outcome.Refused(i, Map.of(), false));
+			}
+		}
 		for (int i = 0; i < reasons.size() && i < writes.size(); i++) {
 			CancellationReason reason = reasons.get(i);
 			String code = (reason.code() != null) ? reason.code() : "None";
@@ -179,7 +246,8 @@ final class Writer {
 				case "None" -> {
 				}
 				case "ConditionalCheckFailed" -> {
-					return CompletableFuture.completedFuture(new Outcome.Refused(i, reason.hasItem() ? reason.item() : Map.of()));
+					return CompletableFuture.completedFuture(new Outcome.Refused(i, reason.hasItem() ? reason.item() : Map.of(),
+							false));
 				}
 				case "TransactionConflict" -> {
 					return CompletableFuture.failedFuture(new ConflictException(("Another write to the item of `%s` was in "
@@ -187,8 +255,9 @@ final class Writer {
 							Optional.of(part)));
 				}
 				case "ValidationError" -> {
-					return CompletableFuture.failedFuture(new InvalidArgumentException(
-							"DynamoDB refused the item of `%s` (%s): nothing was written.".formatted(part, reason.message())));
+					return CompletableFuture.failedFuture(sizeRefusal(reason.message()) ? tooLarge(part)
+							: new InvalidArgumentException(
+									"DynamoDB refused the item of `%s` (%s): nothing was written.".formatted(part, reason.message())));
 				}
 				default -> {
 					return CompletableFuture.failedFuture(new UnavailableException(

@@ -10,22 +10,32 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
- * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
- * connections are refused), or make answer every request with a body that is not JSON; and then
- * restore, on the same port. While frozen it tells how many connections hold a request it has not
- * forwarded: the calls in flight.
+ * accepted, nothing is answered), slow down (each request's bytes are held a fixed time before they are
+ * forwarded, so every call takes at least that long, however fast DynamoDB answers), cut (connections are
+ * accepted and reset), stop (nothing listens: connections are refused), or make answer every request with a
+ * body that is not JSON; and then restore, on the same port. While frozen it tells how many connections hold
+ * a request it has not forwarded: the calls in flight.
+ *
+ * <p>It can also lose answers: forward requests of one DynamoDB operation, let DynamoDB make them, and reset
+ * the client's connection instead of passing on the answer ({@link #loseAnswers}), as a network that fails
+ * on the way back does. And it keeps the requests of that operation as it forwarded them ({@link #requests}),
+ * with the body the SDK sent, so that a test sees what went on the wire, retries included.
  */
 final class FreezableProxy implements AutoCloseable {
 
 	enum Mode {
 
-		FORWARD, FROZEN, CUT, STOPPED, GARBLED
+		FORWARD, FROZEN, SLOW, CUT, STOPPED, GARBLED
 
 	}
 
@@ -45,6 +55,17 @@ final class FreezableProxy implements AutoCloseable {
 
 	private volatile Mode mode = Mode.FORWARD;
 
+	/** The operation whose answers are lost (its {@code X-Amz-Target}, e.g. {@code PutItem}), if any. */
+	private volatile String losing;
+
+	/** How many more answers of {@link #losing} to lose. */
+	private final AtomicInteger toLose = new AtomicInteger();
+
+	/** The requests of {@link #losing} forwarded since {@link #loseAnswers}: their bodies. */
+	private final List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+	/** What each request's bytes are held in {@link Mode#SLOW}. */
+	private volatile Duration delay = Duration.ZERO;
+
 	FreezableProxy(InetSocketAddress upstream) throws IOException {
 		this.upstream = upstream;
 		this.server = listen(0);
@@ -54,6 +75,12 @@ final class FreezableProxy implements AutoCloseable {
 
 	int port() {
 		return this.port;
+	}
+
+	/** Slows every call down by {@code delay} at least: {@link Mode#SLOW}, until another mode is set. */
+	synchronized void slow(Duration delay) {
+		this.delay = delay;
+		mode(Mode.SLOW);
 	}
 
 	synchronized void mode(Mode mode) {
@@ -108,8 +135,9 @@ final class FreezableProxy implements AutoCloseable {
 				}
 				Socket target = new Socket(this.upstream.getAddress(), this.upstream.getPort());
 				this.sockets.add(target);
-				pump(client, target);
-				pump(target, client);
+				Exchange exchange = new Exchange();
+				pump(client, target, exchange, true);
+				pump(target, client, exchange, false);
 			}
 			catch (IOException ex) {
 				// closed, or the upstream refused: the client's connection just ends
@@ -117,7 +145,83 @@ final class FreezableProxy implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to) throws IOException {
+	/**
+	 * From now on, forwards the next {@code count} requests of DynamoDB operation {@code operation} and loses
+	 * their answers: DynamoDB makes each, and the client's connection is reset when the answer comes back.
+	 * The requests of that operation are kept from now on ({@link #requests}); 0 keeps them and loses none.
+	 */
+	void loseAnswers(String operation, int count) {
+		this.requests.clear();
+		this.losing = operation;
+		this.toLose.set(count);
+	}
+
+	/** The bodies of the requests of the operation {@link #loseAnswers} named, as forwarded, in order. */
+	List<String> requests() {
+		synchronized (this.requests) {
+			return List.copyOf(this.requests);
+		}
+	}
+
+	/**
+	 * What one client connection's two pumps share: the request bytes read so far (to find whole requests in
+	 * them), and whether the answer to come is to be lost.
+	 */
+	private static final class Exchange {
+
+		final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+
+		volatile boolean loseAnswer;
+
+	}
+
+	/**
+	 * Takes note of the request bytes a pump is about to forward: each whole request of the operation being
+	 * lost is kept, and its answer marked to be lost while any are left to lose. The mark is set before the
+	 * request's last bytes go on, so before any answer to it can come back.
+	 */
+	private void requestBytes(Exchange exchange, byte[] buffer, int read) {
+		String operation = this.losing;
+		if (operation == null) {
+			return;
+		}
+		exchange.pending.write(buffer, 0, read);
+		while (true) {
+			String text = exchange.pending.toString(StandardCharsets.ISO_8859_1);
+			int headEnd = text.indexOf("\r\n\r\n");
+			if (headEnd < 0) {
+				return;
+			}
+			String head = text.substring(0, headEnd);
+			int length = 0;
+			boolean ofOperation = false;
+			for (String line : head.split("\r\n")) {
+				String lower = line.toLowerCase(Locale.ROOT);
+				if (lower.startsWith("content-length:")) {
+					length = Integer.parseInt(line.substring("content-length:".length()).trim());
+				}
+				if (lower.startsWith("x-amz-target:") && line.trim().endsWith("." + operation)) {
+					ofOperation = true;
+				}
+			}
+			int end = headEnd + 4 + length;
+			if (text.length() < end) {
+				return;
+			}
+			if (ofOperation) {
+				this.requests.add(new String(text.substring(headEnd + 4, end).getBytes(StandardCharsets.ISO_8859_1),
+						StandardCharsets.UTF_8));
+				if (this.toLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+					exchange.loseAnswer = true;
+				}
+			}
+			byte[] rest = text.substring(end).getBytes(StandardCharsets.ISO_8859_1);
+			exchange.pending.reset();
+			exchange.pending.write(rest, 0, rest.length);
+		}
+	}
+
+	private void pump(Socket from, Socket to, Exchange exchange, boolean requests) throws IOException {
 		from.setSoTimeout(50);
 		Thread thread = new Thread(() -> {
 			byte[] buffer = new byte[64 * 1024];
@@ -137,6 +241,9 @@ final class FreezableProxy implements AutoCloseable {
 					if (read < 0) {
 						break;
 					}
+					if (this.mode == Mode.SLOW && this.clients.contains(from)) {
+						Thread.sleep(this.delay.toMillis());
+					}
 					// Bytes read just as the proxy froze are held, not forwarded, until it thaws.
 					if (this.mode == Mode.FROZEN) {
 						this.holding.add(from);
@@ -144,6 +251,14 @@ final class FreezableProxy implements AutoCloseable {
 							Thread.sleep(20);
 						}
 						this.holding.remove(from);
+					}
+					if (requests) {
+						requestBytes(exchange, buffer, read);
+					}
+					else if (exchange.loseAnswer) {
+						// DynamoDB has made the request and answered: the client never hears of it.
+						to.setSoLinger(true, 0);
+						break;
 					}
 					out.write(buffer, 0, read);
 					out.flush();

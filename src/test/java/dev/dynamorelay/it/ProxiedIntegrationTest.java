@@ -28,6 +28,7 @@ abstract class ProxiedIntegrationTest extends IntegrationTest {
 	@AfterEach
 	void forwardAgain() {
 		proxied().proxy().mode(FreezableProxy.Mode.FORWARD);
+		proxied().proxy().loseAnswers(null, 0);
 	}
 
 }

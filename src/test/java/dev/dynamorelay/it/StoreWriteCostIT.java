@@ -35,7 +35,7 @@ class StoreWriteCostIT extends StoreIntegrationTest {
 		Http.Answer exactly = this.http.post(customer(fay), CREATE_ORDERS,
 				vars("input", List.of(order("a", 24), order("b", 24)))).clean();
 		assertThat(exactly.errors()).as("50 items").isEmpty();
-		assertThat(stored("ORDER#b", "LINE#24")).isNotEmpty();
+		assertThat(stored("CUSTOMER#" + fay + "#ORDER#b", "LINE#24")).isNotEmpty();
 	}
 
 	@Test

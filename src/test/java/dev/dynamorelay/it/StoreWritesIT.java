@@ -7,7 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.NodeIds;
@@ -17,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Writes of a single-table design the project has never seen, from its schema file alone: each answer
  * compared with a direct GetItem of what DynamoDB holds; keys, the type attribute and a sparse index's keys
- * composed; versions, conditions, references, children and lists all or nothing; owners kept.
+ * composed; versions, conditions, references, children and lists all or nothing; owners kept, children
+ * written only under their writer's own parents, idempotency keys each caller's own.
  */
 class StoreWritesIT extends StoreIntegrationTest {
 
@@ -170,7 +176,7 @@ class StoreWritesIT extends StoreIntegrationTest {
 				"total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1),
 						Map.of("line", "2", "sku", "B", "quantity", 2))))).clean();
 		assertThat(created.errors()).isEmpty();
-		assertThat(stored("ORDER#" + orderId, "LINE#2")).containsEntry("kind", AttributeValue.fromS("OrderLine"))
+		assertThat(stored("CUSTOMER#" + erin + "#ORDER#" + orderId, "LINE#2")).containsEntry("kind", AttributeValue.fromS("OrderLine"))
 			.containsEntry("orderId", AttributeValue.fromS(orderId))
 			.containsEntry("sku", AttributeValue.fromS("B"))
 			.containsEntry("quantity", AttributeValue.fromN("2"));
@@ -290,14 +296,14 @@ class StoreWritesIT extends StoreIntegrationTest {
 		Http.Answer order = this.http.post(customer(max), CREATE_ORDER, vars("input", Map.of("orderId", orderId,
 				"total", 9, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1))))).clean();
 		assertThat(order.errors()).isEmpty();
-		String line = NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK", AttributeValue.fromS("ORDER#" + orderId), "SK",
-				AttributeValue.fromS("LINE#1")));
+		String line = NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK",
+				AttributeValue.fromS("CUSTOMER#" + max + "#ORDER#" + orderId), "SK", AttributeValue.fromS("LINE#1")));
 		String update = "mutation($input: UpdateLineInput!) { updateLine(input: $input) { sku quantity } }";
 
 		Http.Answer missing = this.http.post(customer(max), update, vars("input", Map.of("id", line, "sku", "no-such")))
 			.clean();
 		assertThat(missing.codes()).containsExactly("NOT_FOUND");
-		assertThat(stored("ORDER#" + orderId, "LINE#1")).containsEntry("sku", AttributeValue.fromS("A"));
+		assertThat(stored("CUSTOMER#" + max + "#ORDER#" + orderId, "LINE#1")).containsEntry("sku", AttributeValue.fromS("A"));
 
 		Http.Answer moved = this.http.post(customer(max), update, vars("input", Map.of("id", line, "sku", sku))).clean();
 		assertThat(moved.errors()).isEmpty();
@@ -305,7 +311,7 @@ class StoreWritesIT extends StoreIntegrationTest {
 		Http.Answer quantity = this.http.post(customer(max), update, vars("input", Map.of("id", line, "quantity", 3)))
 			.clean();
 		assertThat(quantity.errors()).as("a value it does not change is not checked again").isEmpty();
-		assertThat(stored("ORDER#" + orderId, "LINE#1")).containsEntry("quantity", AttributeValue.fromN("3"));
+		assertThat(stored("CUSTOMER#" + max + "#ORDER#" + orderId, "LINE#1")).containsEntry("quantity", AttributeValue.fromN("3"));
 	}
 
 	@Test
@@ -410,6 +416,253 @@ class StoreWritesIT extends StoreIntegrationTest {
 		assertThat(stored("CUSTOMER#" + ned, "ORDER#o1")).doesNotContainKeys("status", "GSI1PK", "GSI1SK")
 			.containsEntry("total", AttributeValue.fromN("2"))
 			.containsEntry("kind", AttributeValue.fromS("Order"));
+	}
+
+	private static final String UPDATE_LINE = "mutation($input: UpdateLineInput!) { updateLine(input: $input) { quantity } }";
+
+	private static final String ADD_LINE = "mutation($input: AddLineInput!) { addLine(input: $input) { customerId line } }";
+
+	private static final String DELETE_LINE = "mutation($id: ID!) { deleteLine(id: $id) }";
+
+	private static final String LINES = """
+			query($id: ID!) { node(id: $id) { ... on Order { lines(first: 20) { edges { node { line sku quantity } } } } } }""";
+
+	/**
+	 * The issue's attack on the store's orders: bob creates his own order with alice's order id and lines, updates
+	 * her line by its id (which anyone signed in may read), adds and deletes lines of her order. Her order reads
+	 * only her lines, each of bob's writes under it is FORBIDDEN with nothing written, and the refusal is the
+	 * same whether the line exists or not.
+	 */
+	@Test
+	void onlyWhoeverMayWriteAnOrderWritesItsLines() {
+		String alice = Fixtures.unique("alice");
+		String bob = Fixtures.unique("bob");
+		createCustomer(alice);
+		createCustomer(bob);
+		String orderId = Fixtures.unique("o");
+		Http.Answer hers = this.http.post(customer(alice), CREATE_ORDER, vars("input", Map.of("orderId", orderId,
+				"total", 10, "lines", List.of(Map.of("line", "1", "sku", "TENT-2P", "quantity", 1))))).clean();
+		assertThat(hers.errors()).isEmpty();
+		String alicesOrder = (String) hers.at("data", "createOrder", "order", "id");
+
+		Http.Answer his = this.http.post(customer(bob), CREATE_ORDER, vars("input", Map.of("orderId", orderId, "total", 1,
+				"lines", List.of(Map.of("line", "1", "sku", "INJECTED-BY-BOB", "quantity", 5),
+						Map.of("line", "3", "sku", "INJECTED-BY-BOB", "quantity", 5))))).clean();
+		assertThat(his.errors()).as("his own order, with lines of its own: nothing tells him about hers").isEmpty();
+		assertThat(lines(alice, alicesOrder)).containsExactly("1 TENT-2P 1");
+
+		String existing = lineId(alice, orderId, "1");
+		String missing = lineId(alice, orderId, "9");
+		Http.Answer update = this.http.post(customer(bob), UPDATE_LINE, vars("input", Map.of("id", existing, "quantity", 77)))
+			.clean();
+		Http.Answer updateMissing = this.http.post(customer(bob), UPDATE_LINE,
+				vars("input", Map.of("id", missing, "quantity", 77))).clean();
+		Http.Answer add = this.http.post(customer(bob), ADD_LINE, vars("input", Map.of("customerId", alice, "orderId",
+				orderId, "line", "1", "sku", "INJECTED-BY-BOB", "quantity", 1))).clean();
+		Http.Answer addNew = this.http.post(customer(bob), ADD_LINE, vars("input", Map.of("customerId", alice, "orderId",
+				orderId, "line", "9", "sku", "INJECTED-BY-BOB", "quantity", 1))).clean();
+		Http.Answer delete = this.http.post(customer(bob), DELETE_LINE, vars("id", existing)).clean();
+		Http.Answer deleteMissing = this.http.post(customer(bob), DELETE_LINE, vars("id", missing)).clean();
+		for (Http.Answer refused : List.of(update, updateMissing, add, addNew, delete, deleteMissing)) {
+			assertThat(refused.codes()).as(refused.body().toString()).containsExactly("FORBIDDEN");
+			assertThat(refused.at("extensions", "dynamodb", "requests")).as("refused before anything is sent").isEqualTo(0);
+		}
+		assertThat(update.at("errors", 0, "message")).as("the same whether the line exists or not")
+			.isEqualTo(updateMissing.at("errors", 0, "message"));
+		assertThat(add.at("errors", 0, "message")).isEqualTo(addNew.at("errors", 0, "message"));
+		assertThat(delete.at("errors", 0, "message")).isEqualTo(deleteMissing.at("errors", 0, "message"));
+		assertThat((String) update.at("errors", 0, "message")).isEqualTo("`input` writes under the Order of `customerId` "
+				+ "`%s`, and the caller is `%s`: a caller that owns its Order items writes OrderLine items under its own only."
+					.formatted(alice, bob));
+		assertThat(lines(alice, alicesOrder)).containsExactly("1 TENT-2P 1");
+		assertThat(stored("CUSTOMER#" + alice + "#ORDER#" + orderId, "LINE#9")).isEmpty();
+
+		Http.Answer ownLine = this.http.post(customer(bob), ADD_LINE, vars("input", Map.of("orderId", orderId, "line", "4",
+				"sku", "S", "quantity", 1))).clean();
+		assertThat(ownLine.errors()).as("left out, the order's owner is the caller").isEmpty();
+		assertThat(ownLine.at("data", "addLine", "customerId")).isEqualTo(bob);
+		Http.Answer byAlice = this.http.post(customer(alice), UPDATE_LINE, vars("input", Map.of("id", existing, "quantity", 2)))
+			.clean();
+		assertThat(byAlice.errors()).isEmpty();
+		Http.Answer byStaff = this.http.post(staff(), ADD_LINE, vars("input", Map.of("customerId", alice, "orderId", orderId,
+				"line", "2", "sku", "PEG-10", "quantity", 4))).clean();
+		assertThat(byStaff.errors()).isEmpty();
+		assertThat(lines(alice, alicesOrder)).containsExactly("1 TENT-2P 2", "2 PEG-10 4");
+		Http.Answer deleted = this.http.post(customer(alice), DELETE_LINE, vars("id", lineId(alice, orderId, "2"))).clean();
+		assertThat(deleted.errors()).isEmpty();
+		assertThat(lines(alice, alicesOrder)).containsExactly("1 TENT-2P 2");
+	}
+
+	/**
+	 * A wish list's owner is no part of its key: a wish is written under it only if a check of the list in the same
+	 * transaction finds it the caller's. Bob's writes under alice's list are FORBIDDEN, told before whether the
+	 * wish exists, and nothing is written.
+	 */
+	@Test
+	void aWishIsWrittenOnlyUnderTheCallersOwnListCheckedInTheSameTransaction() {
+		String alice = Fixtures.unique("alice");
+		String bob = Fixtures.unique("bob");
+		String list = Fixtures.unique("list");
+		Http.Answer created = this.http.post(customer(alice), """
+				mutation($input: CreateWishListInput!) { createWishList(input: $input) { id customerId } }""",
+				vars("input", Map.of("listId", list, "name", "Camping", "wishes", List.of(Map.of("sku", "A", "note", "hers")))))
+			.clean();
+		assertThat(created.errors()).isEmpty();
+		assertThat(created.at("data", "createWishList", "customerId")).isEqualTo(alice);
+		String add = "mutation($input: AddWishInput!) { addWish(input: $input) { sku note } }";
+		String update = "mutation($input: UpdateWishInput!) { updateWish(input: $input) { note } }";
+		String delete = "mutation($id: ID!) { deleteWish(id: $id) }";
+		String wishA = wishId(list, "A");
+		String wishZ = wishId(list, "Z");
+
+		Http.Answer addExisting = this.http.post(customer(bob), add, vars("input", Map.of("listId", list, "sku", "A"))).clean();
+		Http.Answer addNew = this.http.post(customer(bob), add, vars("input", Map.of("listId", list, "sku", "B"))).clean();
+		Http.Answer updateExisting = this.http.post(customer(bob), update, vars("input", Map.of("id", wishA, "note", "his")))
+			.clean();
+		Http.Answer updateMissing = this.http.post(customer(bob), update, vars("input", Map.of("id", wishZ, "note", "his")))
+			.clean();
+		Http.Answer deleteExisting = this.http.post(customer(bob), delete, vars("id", wishA)).clean();
+		Http.Answer deleteMissing = this.http.post(customer(bob), delete, vars("id", wishZ)).clean();
+		Http.Answer noList = this.http.post(customer(bob), add, vars("input", Map.of("listId", Fixtures.unique("none"),
+				"sku", "A"))).clean();
+		for (Http.Answer refused : List.of(addExisting, addNew, updateExisting, updateMissing, deleteExisting, deleteMissing,
+				noList)) {
+			assertThat(refused.codes()).as(refused.body().toString()).containsExactly("FORBIDDEN");
+		}
+		assertThat(addExisting.at("errors", 0, "message")).as("the same whether the wish exists or not")
+			.isEqualTo(addNew.at("errors", 0, "message"));
+		assertThat(updateExisting.at("errors", 0, "message")).isEqualTo(updateMissing.at("errors", 0, "message"));
+		assertThat(deleteExisting.at("errors", 0, "message")).isEqualTo(deleteMissing.at("errors", 0, "message"));
+		assertThat((String) updateExisting.at("errors", 0, "message")).startsWith("`input` writes under the WishList `")
+			.endsWith("`, which is not the caller's (`%s`), or does not exist: a caller that owns its WishList items writes "
+				.formatted(bob) + "Wish items under its own only. Nothing was written.");
+		assertThat(stored("LIST#" + list, "WISH#A")).containsEntry("note", AttributeValue.fromS("hers"));
+		assertThat(stored("LIST#" + list, "WISH#B")).isEmpty();
+
+		String own = Fixtures.unique("list");
+		assertThat(this.http.post(customer(bob), "mutation($input: CreateWishListInput!) { createWishList(input: $input) { id } }",
+				vars("input", Map.of("listId", own))).clean().errors()).isEmpty();
+		assertThat(this.http.post(customer(bob), add, vars("input", Map.of("listId", own, "sku", "C"))).clean().errors())
+			.isEmpty();
+		Http.Answer ownUpdate = this.http.post(customer(bob), update, vars("input", Map.of("id", wishId(own, "C"), "note",
+				"mine"))).clean();
+		assertThat(ownUpdate.errors()).isEmpty();
+		assertThat(ownUpdate.at("data", "updateWish", "note")).isEqualTo("mine");
+		Http.Answer ownMissing = this.http.post(customer(bob), update, vars("input", Map.of("id", wishId(own, "Z"), "note",
+				"x"))).clean();
+		assertThat(ownMissing.codes()).as("under his own list, a missing wish is one").containsExactly("NOT_FOUND");
+		assertThat(this.http.post(staff(), add, vars("input", Map.of("listId", list, "sku", "D"))).clean().errors()).isEmpty();
+		assertThat(this.http.post(customer(alice), delete, vars("id", wishA)).clean().at("data", "deleteWish"))
+			.isEqualTo(wishA);
+	}
+
+	/**
+	 * The issue's finding: a key another caller used answered CONFLICT, telling that it was used. Each caller's keys
+	 * are its own: bob's write with alice's key is his own write, and each one's retry is answered as its first.
+	 */
+	@Test
+	void anIdempotencyKeyIsTheCallersOwn() {
+		String alice = Fixtures.unique("alice");
+		String bob = Fixtures.unique("bob");
+		createCustomer(alice);
+		createCustomer(bob);
+		String key = Fixtures.unique("key");
+		Map<String, Object> hers = Map.of("orderId", "o1", "placedAt", "2025-06-01T00:00:00Z", "total", 4, "idempotencyKey", key);
+		Map<String, Object> his = Map.of("orderId", "o1", "placedAt", "2025-06-02T00:00:00Z", "total", 5, "idempotencyKey", key);
+		Http.Answer first = this.http.post(customer(alice), CREATE_ORDER, vars("input", hers)).clean();
+		assertThat(first.errors()).isEmpty();
+		Http.Answer other = this.http.post(customer(bob), CREATE_ORDER, vars("input", his)).clean();
+		assertThat(other.errors()).as("another caller's key neither conflicts nor tells it was used").isEmpty();
+		assertThat(stored("CUSTOMER#" + bob, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("5"));
+
+		Http.Answer hisAgain = this.http.post(customer(bob), CREATE_ORDER, vars("input", his)).clean();
+		Http.Answer hersAgain = this.http.post(customer(alice), CREATE_ORDER, vars("input", hers)).clean();
+		assertThat(hisAgain.errors()).isEmpty();
+		assertThat(hersAgain.errors()).isEmpty();
+		assertThat(hisAgain.at("data", "createOrder", "order", "id")).isEqualTo(other.at("data", "createOrder", "order", "id"));
+		assertThat(hersAgain.at("data", "createOrder", "order", "id")).isEqualTo(first.at("data", "createOrder", "order", "id"));
+		assertThat(stored("CUSTOMER#" + alice, "ORDER#o1")).containsEntry("total", AttributeValue.fromN("4"))
+			.containsEntry("version", AttributeValue.fromN("1"));
+	}
+
+	/**
+	 * An update measures only what it sends; the item another program wrote holds more. Past DynamoDB's 400 KB it is
+	 * INVALID_ARGUMENT saying so, nothing is written and nothing is logged at ERROR, alone or in a transaction.
+	 */
+	@Test
+	void anUpdateThatWouldGrowAnItemPast400KbIsRefusedAsTheClients() {
+		String ruth = Fixtures.unique("ruth");
+		createCustomer(ruth);
+		String order = createOrder(ruth, "big", "open", 1);
+		Http.Answer created = this.http.post(customer(ruth), CREATE_ORDER, vars("input", Map.of("orderId", "lined",
+				"total", 1, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1))))).clean();
+		assertThat(created.errors()).isEmpty();
+		// A product whose long sku makes a line that names it about 1.5 KB larger.
+		String sku = Fixtures.unique("sku") + "-" + "s".repeat(1_500);
+		assertThat(this.http.post(customer(ruth), "mutation($input: CreateProductInput!) { createProduct(input: $input) { sku } }",
+				vars("input", Map.of("sku", sku))).clean().errors()).isEmpty();
+		// What another program wrote: attributes the schema does not name, close to the limit.
+		legacy(Map.of("PK", AttributeValue.fromS("CUSTOMER#" + ruth), "SK", AttributeValue.fromS("ORDER#big")), 395_000);
+		legacy(Map.of("PK", AttributeValue.fromS("CUSTOMER#" + ruth + "#ORDER#lined"), "SK", AttributeValue.fromS("LINE#1")),
+				408_500);
+		String line = NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK",
+				AttributeValue.fromS("CUSTOMER#" + ruth + "#ORDER#lined"), "SK", AttributeValue.fromS("LINE#1")));
+
+		Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		root.addAppender(logged);
+		try {
+			Http.Answer alone = this.http.post(customer(ruth), UPDATE_ORDER,
+					vars("input", Map.of("id", order, "note", "n".repeat(20_000)))).clean();
+			assertThat(alone.codes()).as(alone.body().toString()).containsExactly("INVALID_ARGUMENT");
+			assertThat(alone.at("errors", 0, "message")).isEqualTo("`input` would make an item over DynamoDB's limit of "
+					+ "409600 bytes (400 KB), with the attributes it holds already: nothing was written.");
+			Http.Answer inTransaction = this.http.post(customer(ruth), "mutation($input: UpdateLineInput!) { "
+					+ "updateLine(input: $input) { sku } }", vars("input", Map.of("id", line, "sku", sku)))
+				.clean();
+			assertThat(inTransaction.codes()).as(inTransaction.body().toString()).containsExactly("INVALID_ARGUMENT");
+			assertThat((String) inTransaction.at("errors", 0, "message")).contains("over DynamoDB's limit of 409600 bytes (400 KB)");
+		}
+		finally {
+			root.detachAppender(logged);
+		}
+		assertThat(logged.list.stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
+			.as("nothing a client causes is logged at ERROR").isEmpty();
+		assertThat(stored("CUSTOMER#" + ruth, "ORDER#big")).doesNotContainKey("note");
+		assertThat(stored("CUSTOMER#" + ruth + "#ORDER#lined", "LINE#1")).containsEntry("sku", AttributeValue.fromS("A"));
+	}
+
+	/** Writes {@code bytes} characters into attribute {@code legacy} of the item with {@code key}, as another program. */
+	private void legacy(Map<String, AttributeValue> key, int bytes) {
+		this.dynamoDb.updateItem((direct) -> direct.tableName(TABLE)
+			.key(key)
+			.updateExpression("SET legacy = :x")
+			.expressionAttributeValues(Map.of(":x", AttributeValue.fromS("x".repeat(bytes)))));
+	}
+
+	/** What {@code customerId} reads of the lines of its order {@code orderId}: "line sku quantity" each. */
+	private List<String> lines(String customerId, String orderId) {
+		Http.Answer read = this.http.post(customer(customerId), LINES, vars("id", orderId)).clean();
+		assertThat(read.errors()).as(read.body().toString()).isEmpty();
+		@SuppressWarnings("unchecked")
+		List<Map<String, Map<String, Object>>> edges = (List<Map<String, Map<String, Object>>>) read.at("data", "node",
+				"lines", "edges");
+		return edges.stream()
+			.map((edge) -> edge.get("node"))
+			.map((node) -> node.get("line") + " " + node.get("sku") + " " + node.get("quantity"))
+			.toList();
+	}
+
+	/** The node id of line {@code line} of order {@code orderId} of {@code customerId}, which anyone may make up. */
+	private String lineId(String customerId, String orderId, String line) {
+		return NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK",
+				AttributeValue.fromS("CUSTOMER#" + customerId + "#ORDER#" + orderId), "SK", AttributeValue.fromS("LINE#" + line)));
+	}
+
+	private String wishId(String listId, String sku) {
+		return NodeIds.encode(this.declarations.entity("Wish"), Map.of("PK", AttributeValue.fromS("LIST#" + listId), "SK",
+				AttributeValue.fromS("WISH#" + sku)));
 	}
 
 	/** Creates an order of {@code customerId} as that customer; its node id. */

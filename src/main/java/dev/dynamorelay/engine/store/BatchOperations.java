@@ -168,7 +168,7 @@ final class BatchOperations {
 
 	private static void tableNames(Constraints constraints, Map<String, ?> requestItems) {
 		for (String name : requestItems.keySet()) {
-			if (name.length() < 3 || name.length() > 255 || !Constraints.NAME.matcher(name).matches()) {
+			if (name.length() < 3 || name.length() > 255 || !Constraints.isName(name)) {
 				constraints.add("requestItems", requestItems, TABLE_NAMES);
 				return;
 			}

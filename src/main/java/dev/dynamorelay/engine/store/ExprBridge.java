@@ -92,8 +92,9 @@ final class ExprBridge {
 	/** Parses the request's legacy parameters and expressions into the store's forms, in DynamoDB's order. */
 	static Parsed parse(Input in) {
 		ConditionalOperator operator = (in.conditionalOperator != null) ? ConditionalOperator.fromValue(in.conditionalOperator) : null;
-		ItemCondition condition = condition(Legacy.expected(in.expected, operator));
+		// UpdateItem's AttributeUpdates are checked before its Expected (dynalite's validations/updateItem.js)
 		ItemUpdate update = update(Legacy.attributeUpdates(in.attributeUpdates));
+		ItemCondition condition = condition(Legacy.expected(in.expected, operator));
 		ItemCondition filter = condition(Legacy.filter(in.filterConditions, operator, in.filterConditionsName));
 		KeyCondition keyCondition = (in.keyConditions != null) ? Legacy.keyConditions(in.keyConditions) : null;
 		ItemProjection projection = projection(Legacy.attributesToGet(in.attributesToGet));
@@ -118,6 +119,27 @@ final class ExprBridge {
 			expressions.checkAllUsed();
 		}
 		return new Parsed(condition, filter, keyCondition, projection, update);
+	}
+
+	/**
+	 * The checks of a legacy filter and AttributesToGet that DynamoDB makes before it looks at the starting key
+	 * (a Query's; a Scan's AttributesToGet, then its filter).
+	 */
+	static void checkLegacyFilter(Map<String, Condition> filter, String conditionalOperator, String parameter, List<String> attributesToGet) {
+		ConditionalOperator operator = (conditionalOperator != null) ? ConditionalOperator.fromValue(conditionalOperator) : null;
+		if ("ScanFilter".equals(parameter)) {
+			Legacy.attributesToGet(attributesToGet);
+			Legacy.filter(filter, operator, parameter);
+		}
+		else {
+			Legacy.filter(filter, operator, parameter);
+			Legacy.attributesToGet(attributesToGet);
+		}
+	}
+
+	/** The checks of a Query's key condition on one element of the queried key schema (DynamoDB's order). */
+	static void checkKeyElement(KeyCondition keyCondition, KeyAttribute attribute, boolean hash, int schemaSize) {
+		keyCondition.checkElement(attribute.name(), ScalarAttributeType.fromValue(attribute.type()), hash, schemaSize);
 	}
 
 	/** The key range of a Query's key condition on the queried key schema, checked with DynamoDB's messages. */

@@ -11,11 +11,14 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ListTablesRequest;
+import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.TagResourceRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UntagResourceRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
@@ -30,7 +33,7 @@ public final class StoreActions {
 	private StoreActions() {
 	}
 
-	/** Every DynamoDB operation {@code database} serves. */
+	/** Every DynamoDB operation {@code database} serves (DynamoDB Streams' are the streams'). */
 	public static List<Action<?, ?>> all(Database database) {
 		return List.of(
 				new Action<>(PREFIX + "CreateTable", CreateTableRequest::builder, database::createTable),
@@ -40,6 +43,9 @@ public final class StoreActions {
 				new Action<>(PREFIX + "DeleteTable", DeleteTableRequest::builder, database::deleteTable),
 				new Action<>(PREFIX + "DescribeTimeToLive", DescribeTimeToLiveRequest::builder, database::describeTimeToLive),
 				new Action<>(PREFIX + "UpdateTimeToLive", UpdateTimeToLiveRequest::builder, database::updateTimeToLive),
+				new Action<>(PREFIX + "TagResource", TagResourceRequest::builder, database::tagResource),
+				new Action<>(PREFIX + "UntagResource", UntagResourceRequest::builder, database::untagResource),
+				new Action<>(PREFIX + "ListTagsOfResource", ListTagsOfResourceRequest::builder, database::listTagsOfResource),
 				new Action<>(PREFIX + "PutItem", PutItemRequest::builder, database::putItem),
 				new Action<>(PREFIX + "GetItem", GetItemRequest::builder, database::getItem),
 				new Action<>(PREFIX + "UpdateItem", UpdateItemRequest::builder, database::updateItem),

@@ -56,10 +56,11 @@ class ErrorResolver extends DataFetcherExceptionResolverAdapter {
 			RequestScope.in(environment.getGraphQlContext())
 				.ifPresentOrElse((scope) -> scope.unavailable().add(path, cause),
 						() -> logger.warn("DynamoDB unavailable for {}: {}", path, cause.toString()));
-			// Our own words where we have them (what timed out, that a write was made); the SDK's are for the log.
-			return error(environment, ErrorCode.UNAVAILABLE, (cause instanceof UnavailableException own)
-					? own.getMessage()
-					: "DynamoDB is unavailable or did not answer in time; retry the request later.");
+			// Our own words and extensions where we have them (what timed out, what became of a write); the SDK's
+			// are for the log.
+			return (cause instanceof UnavailableException own) ? GraphQlErrors.of(environment, own)
+					: error(environment, ErrorCode.UNAVAILABLE, "DynamoDB is unavailable or did not answer in time; retry the "
+							+ "request later.");
 		}
 		if (cause instanceof BindException) {
 			return error(environment, ErrorCode.INVALID_ARGUMENT, "The arguments could not be read: check their types.");

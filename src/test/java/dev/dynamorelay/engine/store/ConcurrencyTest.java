@@ -1,6 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

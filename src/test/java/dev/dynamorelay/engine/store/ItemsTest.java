@@ -264,6 +264,10 @@ class ItemsTest {
 		assertValidation(() -> this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
 			.updateExpression("SET g = :n").expressionAttributeValues(Map.of(":n", n(1))).build()),
 				"One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName: byG");
+		this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
+			.updateExpression("SET e = :n").expressionAttributeValues(Map.of(":n", n(1))).build());
+		assertValidation(() -> this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
+			.updateExpression("SET g = e").build()), "The update expression attempted to update the secondary index key to unsupported type");
 		assertValidation(() -> this.database.putItem(put.item(item("pk", s("a"), "sk", s("1"), "g", s(""))).build()),
 				"One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a "
 						+ "key attribute cannot contain an empty string value. IndexName: byG, IndexKey: g");

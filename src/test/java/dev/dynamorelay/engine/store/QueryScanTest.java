@@ -222,7 +222,7 @@ class QueryScanTest {
 		}
 		QueryResponse first = this.database.query(QueryRequest.builder().tableName("large").keyConditions(eq("pk", s("p")))
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-		// each item is 100,009 bytes: the eleventh takes the page past 1,048,576
+		// each item stores as 100,028 bytes (ItemSize.pageSize): the eleventh takes the page past 1,048,576
 		assertThat(first.count()).isEqualTo(11);
 		assertThat(first.lastEvaluatedKey()).isEqualTo(item("pk", s("p"), "sk", n(10)));
 		// 11 x 100,009 bytes in 4 KB units, halved for an eventually consistent read
@@ -230,6 +230,23 @@ class QueryScanTest {
 		ScanResponse scan = this.database.scan(ScanRequest.builder().tableName("large").select(Select.COUNT).build());
 		assertThat(scan.count()).isEqualTo(11);
 		assertThat(scan.hasItems()).isFalse();
+	}
+
+	@Test
+	void countsTheItemsStoredSizeAgainstTheMegabyteAsDynamoDbDoes() {
+		// dynalite's test "should return one less than all if just over limit", recorded on DynamoDB: 25 items whose
+		// documented sizes add up to less than 1 MB, but whose stored sizes reach it exactly at the 24th
+		Fixtures.rangeTable(this.database, "edge", "S", "S");
+		String id = "0123456789";
+		for (int i = 0; i < 25; i++) {
+			int length = (i == 23) ? 43388 : (i == 24) ? 44999 : 43372;
+			put("edge", item("pk", s(id), "sk", s(String.format("%02d", i)), "e", s("e".repeat(length))));
+		}
+		QueryResponse page = this.database.query(QueryRequest.builder().tableName("edge").keyConditions(eq("pk", s(id))).select(Select.COUNT)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+		assertThat(page.count()).isEqualTo(24);
+		assertThat(page.lastEvaluatedKey()).isEqualTo(item("pk", s(id), "sk", s("23")));
+		assertThat(page.consumedCapacity().capacityUnits()).isEqualTo(127.5);
 	}
 
 	@Test

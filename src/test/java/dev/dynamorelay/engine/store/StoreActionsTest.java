@@ -23,7 +23,7 @@ class StoreActionsTest {
 				assertThat(targets.add(action.target())).isTrue();
 				assertThat(action.target()).startsWith("DynamoDB_20120810.");
 			}
-			assertThat(targets).hasSize(17).contains("DynamoDB_20120810.TransactWriteItems", "DynamoDB_20120810.UpdateTimeToLive");
+			assertThat(targets).hasSize(20).contains("DynamoDB_20120810.TransactWriteItems", "DynamoDB_20120810.UpdateTimeToLive");
 			Fixtures.hashTable(database, "listed", "S");
 			Action<?, ?> list = actions.stream().filter((action) -> action.target().endsWith(".ListTables")).findFirst().orElseThrow();
 			SdkPojo request = list.requestBuilder();

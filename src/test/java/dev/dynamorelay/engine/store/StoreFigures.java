@@ -26,7 +26,38 @@ public final class StoreFigures {
 
 	public static void main(String[] args) {
 		query();
+		items();
 		heap();
+	}
+
+	/** PutItem and GetItem of a 200-byte item, one thread, inside the store. */
+	private static void items() {
+		try (Database database = new Database(DatabaseOptions.defaults().withTimeToLiveSweep(Duration.ZERO))) {
+			Fixtures.hashTable(database, "items", "S");
+			String data = "x".repeat(183);
+			PutItemRequest[] puts = new PutItemRequest[10_000];
+			software.amazon.awssdk.services.dynamodb.model.GetItemRequest[] gets = new software.amazon.awssdk.services.dynamodb.model.GetItemRequest[10_000];
+			for (int i = 0; i < puts.length; i++) {
+				AttributeValue key = AttributeValue.fromS(String.format("item%07d", i));
+				puts[i] = PutItemRequest.builder().tableName("items").item(Fixtures.item("pk", key, "data", AttributeValue.fromS(data))).build();
+				gets[i] = software.amazon.awssdk.services.dynamodb.model.GetItemRequest.builder().tableName("items").key(Map.of("pk", key)).build();
+			}
+			for (int i = 0; i < 300_000; i++) {
+				database.putItem(puts[i % puts.length]);
+				database.getItem(gets[i % gets.length]);
+			}
+			long start = System.nanoTime();
+			for (int i = 0; i < 200_000; i++) {
+				database.putItem(puts[i % puts.length]);
+			}
+			long putNanos = (System.nanoTime() - start) / 200_000;
+			start = System.nanoTime();
+			for (int i = 0; i < 200_000; i++) {
+				database.getItem(gets[i % gets.length]);
+			}
+			long getNanos = (System.nanoTime() - start) / 200_000;
+			System.out.printf("PutItem of a 200-byte item inside the store: %.1f µs; GetItem: %.1f µs%n", putNanos / 1000.0, getNanos / 1000.0);
+		}
 	}
 
 	private static void query() {

@@ -203,16 +203,33 @@ class TableLifecycleTest {
 				"The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits "
 						+ "provisioned for the table: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. "
 						+ "Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
-		TableDescription raised = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(20, 15))
+		TableDescription raising = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(20, 15))
 			.build()).tableDescription();
+		// as DynamoDB: the answer says UPDATING with the units still in force, the new ones are in force once ACTIVE
+		assertThat(raising.tableStatusAsString()).isEqualTo("UPDATING");
+		assertThat(raising.provisionedThroughput().readCapacityUnits()).isEqualTo(5);
+		assertThat(raising.provisionedThroughput().lastIncreaseDateTime()).isNotNull();
+		TableDescription raised = describe("paid");
+		assertThat(raised.tableStatusAsString()).isEqualTo("ACTIVE");
 		assertThat(raised.provisionedThroughput().readCapacityUnits()).isEqualTo(20);
-		assertThat(raised.provisionedThroughput().lastIncreaseDateTime()).isNotNull();
+		assertThat(raised.provisionedThroughput().writeCapacityUnits()).isEqualTo(15);
+		TableDescription lowered = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(10, 15))
+			.build()).tableDescription();
+		assertThat(lowered.provisionedThroughput().numberOfDecreasesToday()).isZero();
+		assertThat(describe("paid").provisionedThroughput().numberOfDecreasesToday()).isEqualTo(1);
 		TableDescription onDemand = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").billingMode(BillingMode.PAY_PER_REQUEST)
 			.build()).tableDescription();
 		assertThat(onDemand.billingModeSummary().billingModeAsString()).isEqualTo("PAY_PER_REQUEST");
 		assertThat(onDemand.provisionedThroughput().readCapacityUnits()).isZero();
 		assertValidation(() -> this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(1, 1)).build()),
 				"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+		UpdateTableRequest tooHigh = UpdateTableRequest.builder().tableName("paid").globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+			.update(software.amazon.awssdk.services.dynamodb.model.UpdateGlobalSecondaryIndexAction.builder().indexName("abc")
+				.provisionedThroughput(throughput(1_000_000_000_001L, 1)).build()).build()).build();
+		assertValidation(() -> this.database.updateTable(tooHigh), "This operation cannot be performed with given input values. "
+				+ "Please contact DynamoDB service team for more info: Action Blocked: IndexUpdate");
+		assertError(() -> this.database.updateTable(tooHigh.toBuilder().tableName("nopaid").build()), "ResourceNotFoundException",
+				"Requested resource not found: Table: nopaid not found");
 		assertValidation(() -> this.database.updateTable(UpdateTableRequest.builder().tableName("paid").build()),
 				"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	}

@@ -1,6 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -166,6 +165,31 @@ class TransactionsTest {
 			.delete(Delete.builder().tableName("accounts").key(item("pk", s("a"))).build())
 			.put(Put.builder().tableName("accounts").item(item("pk", s("b"))).build()).build()).build()),
 				"TransactItems can only contain one of Check, Put, Update or Delete");
+	}
+
+	@Test
+	void refusesAnActionWhoseKeyDoesNotFitItsTableAsItsCancellationReason() {
+		AwsError error = catchThrowableOfType(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+				credit("alice", 1),
+				TransactWriteItem.builder().put(Put.builder().tableName("accounts").item(item("id", s("x"))).build()).build(),
+				TransactWriteItem.builder().delete(Delete.builder().tableName("accounts").key(item("pk", n(1))).build()).build()).build()), AwsError.class);
+		assertThat(error.type()).isEqualTo("TransactionCanceledException");
+		assertThat(error.cancellationReasons()).extracting(CancellationReason::code).containsExactly("None", "ValidationError", "ValidationError");
+		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("One or more parameter values were invalid: Missing the key pk in the item");
+		assertThat(error.cancellationReasons().get(2).message()).isEqualTo("The provided key element does not match the schema");
+		assertThat(balance("alice")).isEqualTo("100");
+		// an empty key is the request's error, not a reason
+		assertValidation(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+				TransactWriteItem.builder().delete(Delete.builder().tableName("accounts").key(item("pk", s(""))).build()).build()).build()),
+				"One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value. Key: pk");
+		AwsError read = catchThrowableOfType(() -> this.database.transactGetItems(TransactGetItemsRequest.builder().transactItems(
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build(),
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(Map.of()).build()).build()).build()), AwsError.class);
+		assertThat(read.getMessage()).isEqualTo("Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]");
+		assertValidation(() -> this.database.transactGetItems(TransactGetItemsRequest.builder().transactItems(
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build(),
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build()).build()),
+				"Transaction request cannot include multiple operations on one item");
 	}
 
 	@Test
