@@ -781,6 +781,10 @@ final class TableOperations {
 			table.status = "UPDATING";
 			for (StoredIndex index : table.indexes.values()) {
 				index.throughput = null;
+				if (index.schema.global()) {
+					// Its global indexes change billing with it (dynalite's test of DynamoDB: every one UPDATING).
+					index.status = "UPDATING";
+				}
 			}
 		}
 		else if ("PROVISIONED".equals(request.billingModeAsString()) && !"PROVISIONED".equals(table.billingMode)) {
@@ -846,7 +850,9 @@ final class TableOperations {
 			}
 			for (StoredIndex index : table.indexes.values()) {
 				if ("UPDATING".equals(index.status)) {
-					index.throughput.applyPending(now);
+					if (index.throughput != null) {
+						index.throughput.applyPending(now);
+					}
 					index.status = "ACTIVE";
 				}
 			}

@@ -234,6 +234,29 @@ class TableLifecycleTest {
 				"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	}
 
+	/**
+	 * dynalite's test of DynamoDB ("should allow table to be converted to PAY_PER_REQUEST"): the table and each of
+	 * its global indexes answer UPDATING with no units, then are ACTIVE.
+	 */
+	@Test
+	void turnsATableAndItsGlobalIndexesToOnDemandThroughUpdating() {
+		this.database.createTable(CreateTableRequest.builder().tableName("billed").attributeDefinitions(definition("pk", "S"),
+				definition("colour", "S"))
+			.keySchema(hash("pk")).provisionedThroughput(throughput(5, 5))
+			.globalSecondaryIndexes(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex.builder().indexName("byColour")
+				.keySchema(hash("colour")).projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
+				.provisionedThroughput(throughput(3, 3)).build())
+			.build());
+		TableDescription updating = this.database.updateTable(UpdateTableRequest.builder().tableName("billed")
+			.billingMode(BillingMode.PAY_PER_REQUEST).build()).tableDescription();
+		assertThat(updating.tableStatusAsString()).isEqualTo("UPDATING");
+		assertThat(updating.globalSecondaryIndexes().get(0).indexStatusAsString()).isEqualTo("UPDATING");
+		assertThat(updating.globalSecondaryIndexes().get(0).provisionedThroughput().readCapacityUnits()).isZero();
+		TableDescription updated = describe("billed");
+		assertThat(updated.tableStatusAsString()).isEqualTo("ACTIVE");
+		assertThat(updated.globalSecondaryIndexes().get(0).indexStatusAsString()).isEqualTo("ACTIVE");
+	}
+
 	@Test
 	void tellsTheListenersOfEveryTableChange() {
 		List<String> heard = new ArrayList<>();
