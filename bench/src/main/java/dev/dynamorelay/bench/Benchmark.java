@@ -159,6 +159,13 @@ public final class Benchmark {
 		Path out = Path.of("target", "bench");
 		Files.createDirectories(out);
 		long started = System.nanoTime();
+		if ("engine".equals(System.getenv("BENCH_ONLY"))) {
+			// The engine beside dynalite (EngineSpeed), on neither DynamoDB Local nor the server.
+			Benchmark bench = new Benchmark(null, null);
+			new EngineSpeed(bench, out).run();
+			bench.report(out, (System.nanoTime() - started) / 1e9);
+			System.exit(0);
+		}
 		try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start()) {
 			int port = freePort();
 			String only = System.getenv("BENCH_ONLY");
@@ -216,6 +223,9 @@ public final class Benchmark {
 				}
 				if (only == null || only.isBlank() || only.equals("export")) {
 					bench.export(jar, dynamo.endpoint(), out);
+				}
+				if (only == null || only.isBlank()) {
+					new EngineSpeed(bench, out).run();
 				}
 				bench.report(out, (System.nanoTime() - started) / 1e9);
 			}

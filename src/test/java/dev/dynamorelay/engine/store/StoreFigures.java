@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ComparisonOperator;
@@ -17,7 +18,8 @@ import dev.dynamorelay.engine.value.ItemSize;
  * Measures, without asserting (issue 32's targets are measured, never asserted in tests): the time of a
  * 50-item Query inside the store (no HTTP), and the heap that 1,000,000 items of 200 bytes take. Not a test;
  * run it by hand: {@code java -Xmx2g -cp target/test-classes:target/classes:<dependencies>
- * dev.dynamorelay.engine.store.StoreFigures}.
+ * dev.dynamorelay.engine.store.StoreFigures}. The benchmark's engine section ({@code bench/}, {@code EngineSpeed})
+ * times its own Query with {@link #time} and takes {@link #millionItems} for its heap figure.
  */
 public final class StoreFigures {
 
@@ -79,32 +81,73 @@ public final class StoreFigures {
 						.attributeValueList(AttributeValue.fromS("partition" + partition)).build()))
 					.build();
 			}
-			for (int i = 0; i < 200_000; i++) {
-				check(database.query(queries[i % 200]).count());
-			}
-			int runs = 20;
-			long[] perQuery = new long[runs];
-			for (int run = 0; run < runs; run++) {
-				int count = 20_000;
-				long start = System.nanoTime();
-				for (int i = 0; i < count; i++) {
-					check(database.query(queries[i % 200]).count());
-				}
-				perQuery[run] = (System.nanoTime() - start) / count;
-			}
-			Arrays.sort(perQuery);
+			Timing timing = time((i) -> database.query(queries[i % 200]).count(), 50, 200_000, 20, 20_000);
 			System.out.printf("50-item Query inside the store: median %.1f µs (best %.1f, worst %.1f) over %d runs of 20,000%n",
-					perQuery[runs / 2] / 1000.0, perQuery[0] / 1000.0, perQuery[runs - 1] / 1000.0, runs);
+					timing.median() / 1000.0, timing.best() / 1000.0, timing.worst() / 1000.0, timing.runs());
 		}
 	}
 
-	private static void check(int count) {
-		if (count != 50) {
-			throw new IllegalStateException("a page of " + count);
+	/**
+	 * How long a call takes, in nanoseconds a call: the median, best and worst of {@code runs} runs.
+	 * @param median the median run's time a call
+	 * @param best the best run's
+	 * @param worst the worst run's
+	 * @param runs the runs
+	 * @param callsPerRun the calls of each run
+	 */
+	public record Timing(double median, double best, double worst, int runs, int callsPerRun) {
+	}
+
+	/**
+	 * Times a call on one thread: {@code warmUp} calls for the JIT first, then {@code runs} runs of
+	 * {@code callsPerRun} calls; the median run is the figure, so that a run a collection or the machine slowed
+	 * does not decide it.
+	 * @param call given the call's number, makes the call and answers its result's count
+	 * @param expected the count every call must answer (a wrong answer fails the measurement)
+	 */
+	public static Timing time(IntUnaryOperator call, int expected, int warmUp, int runs, int callsPerRun) {
+		for (int i = 0; i < warmUp; i++) {
+			check(call.applyAsInt(i), expected);
 		}
+		long[] perCall = new long[runs];
+		for (int run = 0; run < runs; run++) {
+			long start = System.nanoTime();
+			for (int i = 0; i < callsPerRun; i++) {
+				check(call.applyAsInt(i), expected);
+			}
+			perCall[run] = (System.nanoTime() - start) / callsPerRun;
+		}
+		Arrays.sort(perCall);
+		return new Timing(perCall[runs / 2], perCall[0], perCall[runs - 1], runs, callsPerRun);
+	}
+
+	private static void check(int count, int expected) {
+		if (count != expected) {
+			throw new IllegalStateException("a page of " + count + ", not " + expected);
+		}
+	}
+
+	/**
+	 * The heap that items hold in the store.
+	 * @param items the items
+	 * @param itemBytes each item's size by DynamoDB's rules
+	 * @param heapBytes the heap they hold, measured after full collections
+	 */
+	public record Heap(int items, long itemBytes, long heapBytes) {
 	}
 
 	private static void heap() {
+		Heap heap = millionItems();
+		System.out.printf("1,000,000 items of %d bytes: %.0f MB of heap (%.0f bytes an item)%n", heap.itemBytes(),
+				heap.heapBytes() / 1048576.0, heap.heapBytes() / (double) heap.items());
+	}
+
+	/**
+	 * The heap that 1,000,000 items of 200 bytes (a key of 11 characters and a string of 183) hold in a table of the
+	 * store: the heap in use after full collections with them, less the same before; best measured in a JVM of its
+	 * own, first.
+	 */
+	public static Heap millionItems() {
 		long before = usedHeap();
 		Database database = new Database(DatabaseOptions.defaults().withTimeToLiveSweep(Duration.ZERO));
 		Fixtures.hashTable(database, "million", "S");
@@ -118,9 +161,9 @@ public final class StoreFigures {
 			database.putItem(PutItemRequest.builder().tableName("million").item(item).build());
 		}
 		long after = usedHeap();
-		System.out.printf("1,000,000 items of %d bytes: %.0f MB of heap (%.0f bytes an item)%n", size, (after - before) / 1048576.0,
-				(after - before) / 1_000_000.0);
+		// Closed after the measurement, so that the items are still reachable when it is taken.
 		database.close();
+		return new Heap(1_000_000, size, after - before);
 	}
 
 	private static long usedHeap() {
