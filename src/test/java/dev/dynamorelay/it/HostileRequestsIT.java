@@ -242,6 +242,18 @@ class HostileRequestsIT extends IntegrationTest {
 					.startsWith(target.startsWith("/api") ? "application/problem+json" : "application/json");
 			}
 		}
+		// Refused in the request line itself, before Tomcat has a path: a raw control byte, a URL of 100 KB.
+		for (String target : List.of("/api/us\u0001ers", "/api/users?limit=1&x=" + "a".repeat(100_000), "/api/" + "a".repeat(100_000),
+				"/graphql\u0001", "/graphql?query=" + "a".repeat(100_000))) {
+			String shown = target.substring(0, Math.min(target.length(), 30));
+			try (RawHttp http = new RawHttp(this.port)) {
+				RawHttp.Answer answer = http.send(RawHttp.request("GET", target)).read();
+				assertThat(answer.status()).as(shown).isEqualTo(400);
+				assertThat(answer.code()).as(shown).isEqualTo("INVALID_ARGUMENT");
+				assertThat(answer.headers().get("content-type")).as(shown)
+					.startsWith(target.startsWith("/api") ? "application/problem+json" : "application/json");
+			}
+		}
 		for (String target : List.of("/graphql?query=%7B__typename%7D", "/api/users")) {
 			try (RawHttp http = new RawHttp(this.port)) {
 				RawHttp.Answer answer = http.send(RawHttp.request("GET", target, "X-Large: " + "a".repeat(9_000))).read();
