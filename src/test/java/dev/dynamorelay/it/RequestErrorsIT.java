@@ -152,6 +152,37 @@ class RequestErrorsIT extends IntegrationTest {
 				Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS(title)));
 	}
 
+	/**
+	 * A path the server does not serve, and the error page itself, answer 404 with the contract's code in the
+	 * path's shape: Boot's answers were {@code {"timestamp", "status":404, "error", "path"}} with no code, and, for
+	 * {@code GET /error}, HTTP 500 with {@code {"status":999,"error":"None"}}.
+	 */
+	@Test
+	void pathsTheServerDoesNotServeAreNotFoundWithACode() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		for (String method : List.of("GET", "POST")) {
+			for (String path : List.of("/nope", "/error", "/graphql/x", "/api/nope")) {
+				HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+					.header("Content-Type", "application/json")
+					.method(method, HttpRequest.BodyPublishers.ofString("{}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+				String as = method + " " + path;
+				assertThat(response.statusCode()).as(as).isEqualTo(404);
+				if (path.startsWith("/api/")) {
+					assertThat(response.headers().firstValue("Content-Type")).as(as).get().asString()
+						.startsWith("application/problem+json");
+					assertThat(response.body()).as(as).contains("\"code\":\"NOT_FOUND\"");
+				}
+				else {
+					assertThat(response.headers().firstValue("Content-Type")).as(as).get().asString().startsWith("application/json");
+					assertThat(response.body()).as(as)
+						.contains("\"errors\"", "\"code\":\"NOT_FOUND\"", path)
+						.doesNotContain("999", "\"None\"", "timestamp");
+				}
+			}
+		}
+	}
+
 	@Test
 	void malformedHttpBodiesAreAnsweredWithoutAStackTrace() throws Exception {
 		HttpClient http = HttpClient.newHttpClient();

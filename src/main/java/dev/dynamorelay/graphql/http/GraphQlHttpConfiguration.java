@@ -31,7 +31,7 @@ import dev.dynamorelay.graphql.document.PersistedQueryProperties;
  * {@link GraphQlHttpEndpoint}, which replaces Boot's {@code GraphQlHttpHandler}), and a GraphQL error
  * body for every request Boot would answer with an empty one: an unacceptable {@code Accept} (406) and
  * a method other than GET and POST (405). Bodies that are not JSON are {@link NonJsonRequests}'s; what
- * else fails before the endpoint answers is {@link GraphQlErrorAttributes}'s.
+ * else fails before the endpoint answers is {@code web.ErrorAnswers}'s.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(PersistedQueryProperties.class)
@@ -92,11 +92,6 @@ class GraphQlHttpConfiguration {
 					"GraphQL requests are sent with POST (JSON) or, for queries, GET; not " + request.method().name() + ".",
 					ALLOWED.toArray(HttpMethod[]::new)))
 			.build();
-	}
-
-	@Bean
-	GraphQlErrorAttributes graphQlErrorAttributes(GraphQlProperties properties) {
-		return new GraphQlErrorAttributes(properties.getHttp().getPath());
 	}
 
 	private static ServerResponse notAcceptable(String accept) {
