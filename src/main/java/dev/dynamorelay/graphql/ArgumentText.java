@@ -16,6 +16,7 @@ import graphql.schema.GraphQLNamedType;
 import graphql.schema.GraphQLType;
 import graphql.schema.GraphQLTypeUtil;
 import graphql.schema.InputValueWithState;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.error.InvalidArgumentException;
@@ -31,7 +32,8 @@ import dev.dynamorelay.error.InvalidArgumentException;
  */
 public final class ArgumentText {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+	/** Reads a {@code JSON} argument's numbers as decimals, never through a double, as the request mapper does. */
+	private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
 	private ArgumentText() {
 	}

@@ -42,6 +42,9 @@ class ArgumentTextTest {
 		}
 		assertThatThrownBy(() -> ArgumentText.external("min", List.of("1e400"), Scalars.GraphQLFloat, false))
 			.isInstanceOf(InvalidArgumentException.class).hasMessageContaining("`1e400`");
+		GraphQLScalarType json = GraphQLScalarType.newScalar().name("JSON").coercing(Scalars.GraphQLString.getCoercing()).build();
+		assertThat(ArgumentText.external("raw", List.of("98765432109876543210.12345"), json, false))
+			.isEqualTo(new BigDecimal("98765432109876543210.12345"));
 	}
 
 	@Test
