@@ -34,7 +34,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * line tells it.
  *
  * <p>The handler's subscriber, which writes and catches, is private to Spring GraphQL; the response it writes to is
- * the one hold on it. Every call of the response goes through {@link Calls}: once the response is found recycled, a
+ * the only hold on it. Every call of the response goes through {@link Calls}: once the response is found recycled, a
  * call that may fail with an {@link IOException} fails so, and any other does nothing.
  */
 record RecycledAsGone(ServerResponse sse) implements ServerResponse {
