@@ -73,6 +73,17 @@ final class Tokens {
 		return signed(TRUSTED, claims);
 	}
 
+	/** A token signed by the trusted key, issued at {@code issued} (none: no {@code iat}) and expiring at {@code expires}. */
+	static String timed(String subject, Instant issued, Instant expires) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject)
+			.audience(AUDIENCE)
+			.expirationTime(Date.from(expires));
+		if (issued != null) {
+			claims.issueTime(Date.from(issued));
+		}
+		return signed(TRUSTED, claims.build());
+	}
+
 	static String signedByAnotherKey(String subject) {
 		return signed(OTHER, claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), Map.of()));
 	}

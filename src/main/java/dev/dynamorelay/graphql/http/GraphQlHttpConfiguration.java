@@ -6,6 +6,7 @@ import java.util.Set;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -20,6 +21,7 @@ import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.graphql.document.PersistedQueryProperties;
@@ -29,7 +31,7 @@ import dev.dynamorelay.graphql.document.PersistedQueryProperties;
  * {@link GraphQlHttpEndpoint}, which replaces Boot's {@code GraphQlHttpHandler}), and a GraphQL error
  * body for every request Boot would answer with an empty one: an unacceptable {@code Accept} (406) and
  * a method other than GET and POST (405). Bodies that are not JSON are {@link NonJsonRequests}'s; what
- * else fails before the endpoint answers is {@link GraphQlErrorAttributes}'s.
+ * else fails before the endpoint answers is {@code web.ErrorAnswers}'s.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(PersistedQueryProperties.class)
@@ -40,6 +42,19 @@ class GraphQlHttpConfiguration {
 			MediaType.APPLICATION_JSON, MediaType.TEXT_EVENT_STREAM);
 
 	private static final Set<HttpMethod> ALLOWED = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.POST));
+
+	/**
+	 * JSON numbers with a fraction or an exponent read as {@link java.math.BigDecimal}s, never as doubles, by
+	 * Spring Boot's mapper, which reads every request: POST bodies, GET's {@code variables}, the Server-Sent
+	 * Events handler's bodies and WebSocket messages. A variable {@code 98765432109876543210.12345} reaches
+	 * its scalar as that number, where a double would have made it {@code 98765432109876540000} with no word,
+	 * and {@code 1e400} as itself rather than Infinity. Whole numbers read exact already (Integer, Long,
+	 * BigInteger by size).
+	 */
+	@Bean
+	JsonMapperBuilderCustomizer exactNumbers() {
+		return (builder) -> builder.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+	}
 
 	@Bean
 	GraphQlHttpEndpoint graphQlHttpEndpoint(WebGraphQlHandler graphQlHandler, JsonMapper json) {
@@ -77,11 +92,6 @@ class GraphQlHttpConfiguration {
 					"GraphQL requests are sent with POST (JSON) or, for queries, GET; not " + request.method().name() + ".",
 					ALLOWED.toArray(HttpMethod[]::new)))
 			.build();
-	}
-
-	@Bean
-	GraphQlErrorAttributes graphQlErrorAttributes(GraphQlProperties properties) {
-		return new GraphQlErrorAttributes(properties.getHttp().getPath());
 	}
 
 	private static ServerResponse notAcceptable(String accept) {

@@ -27,9 +27,10 @@ class QueriesOverSse extends GraphQlSseHandler {
 		super(graphQlHandler, timeout, keepAlive);
 	}
 
+	/** The stream of events, written so that a write to a response Tomcat has recycled ends it quietly ({@link RecycledAsGone}). */
 	@Override
 	protected ServerResponse prepareResponse(ServerRequest request, Mono<WebGraphQlResponse> response) {
-		return super.prepareResponse(request, response.map(QueriesOverSse::asStream));
+		return new RecycledAsGone(super.prepareResponse(request, response.map(QueriesOverSse::asStream)));
 	}
 
 	/** A result that is no stream, as a stream of itself. */
