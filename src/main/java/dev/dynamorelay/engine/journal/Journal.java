@@ -450,11 +450,11 @@ public final class Journal implements CommitListener, Closeable {
 			try {
 				for (TableDescription table : this.store.tables()) {
 					out.writeByte(SNAPSHOT_TABLE);
-					writeBytes(out, PojoJson.write(table));
+					writeBytes(out, LogCodec.json(table));
 					TimeToLiveDescription timeToLive = this.store.timeToLive(table.tableName());
 					out.writeBoolean(timeToLive != null);
 					if (timeToLive != null) {
-						writeBytes(out, PojoJson.write(timeToLive));
+						writeBytes(out, LogCodec.json(timeToLive));
 					}
 					this.store.forEachItem(table.tableName(), (item) -> {
 						try {
@@ -702,9 +702,9 @@ public final class Journal implements CommitListener, Closeable {
 					}
 					switch (type) {
 						case SNAPSHOT_TABLE -> {
-							TableDescription description = PojoJson.read(readBytes(in), TableDescription::builder);
+							TableDescription description = LogCodec.fromJson(readBytes(in), TableDescription::builder);
 							TimeToLiveDescription timeToLive = in.readBoolean()
-									? PojoJson.read(readBytes(in), TimeToLiveDescription::builder) : null;
+									? LogCodec.fromJson(readBytes(in), TimeToLiveDescription::builder) : null;
 							this.store.restoreTable(description, timeToLive);
 							table = description.tableName();
 						}

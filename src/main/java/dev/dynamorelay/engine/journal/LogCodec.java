@@ -1,24 +1,31 @@
 package dev.dynamorelay.engine.journal;
 
+import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
+import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
+import software.amazon.awssdk.utils.builder.SdkBuilder;
 
+import dev.dynamorelay.engine.AwsError;
 import dev.dynamorelay.engine.store.ItemChange;
 import dev.dynamorelay.engine.value.ByteSink;
 import dev.dynamorelay.engine.value.ByteSource;
 import dev.dynamorelay.engine.value.ItemCodec;
+import dev.dynamorelay.engine.wire.JsonCodec;
 
 /**
  * The log's entries: a commit (its time and each item's table, key, old and new image in
- * {@link ItemCodec#writeAttributes}' form, and whether Time to Live made it) or a table's change (its time, its description as DescribeTable's JSON, whether it was deleted, and its
- * Time to Live as DescribeTimeToLive's JSON). An
- * entry carries whole images, never a difference: replaying one sets a state, whatever the state before.
+ * {@link ItemCodec#writeAttributes}' form, and whether Time to Live made it) or a table's change (its time, its
+ * description as DescribeTable's JSON, whether it was deleted, and its Time to Live as DescribeTimeToLive's JSON,
+ * both written by the wire's {@link JsonCodec}). An entry carries whole images, never a difference: replaying one
+ * sets a state, whatever the state before.
  */
 final class LogCodec {
 
@@ -31,6 +38,8 @@ final class LogCodec {
 	private static final int HAS_NEW = 2;
 
 	private static final int EXPIRED = 4;
+
+	private static final JsonCodec JSON = new JsonCodec();
 
 	private LogCodec() {
 	}
@@ -61,10 +70,10 @@ final class LogCodec {
 		sink.write(TABLE);
 		writeTime(sink, time);
 		sink.write(deleted ? 1 : 0);
-		sink.writeByteArray(PojoJson.write(description));
+		sink.writeByteArray(json(description));
 		sink.write((timeToLive != null) ? 1 : 0);
 		if (timeToLive != null) {
-			sink.writeByteArray(PojoJson.write(timeToLive));
+			sink.writeByteArray(json(timeToLive));
 		}
 		return sink.toByteArray();
 	}
@@ -97,9 +106,9 @@ final class LogCodec {
 		}
 		else if (type == TABLE) {
 			boolean deleted = source.readByte() != 0;
-			TableDescription description = PojoJson.read(source.readByteArray(), TableDescription::builder);
+			TableDescription description = fromJson(source.readByteArray(), TableDescription::builder);
 			TimeToLiveDescription timeToLive = (source.readByte() != 0)
-					? PojoJson.read(source.readByteArray(), TimeToLiveDescription::builder) : null;
+					? fromJson(source.readByteArray(), TimeToLiveDescription::builder) : null;
 			replay.tableChanged(time, description, deleted, timeToLive);
 		}
 		else {
@@ -108,6 +117,31 @@ final class LogCodec {
 		if (!source.atEnd()) {
 			throw new IllegalArgumentException("entry has " + (offset + length - source.position()) + " bytes more than it says");
 		}
+	}
+
+	/**
+	 * An SDK model object (a table's description, its Time to Live) as DynamoDB's JSON, by the wire's codec: a form
+	 * that does not change with the SDK's classes.
+	 */
+	static byte[] json(SdkPojo pojo) {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+		JSON.write(pojo, bytes);
+		return bytes.toByteArray();
+	}
+
+	/**
+	 * Reads what {@link #json} wrote into a new builder and builds it.
+	 * @throws IllegalArgumentException when the bytes are not such JSON
+	 */
+	static <T> T fromJson(byte[] bytes, Supplier<? extends SdkBuilder<?, T>> builder) {
+		SdkBuilder<?, T> target = builder.get();
+		try {
+			JSON.read(bytes, 0, bytes.length, (SdkPojo) target);
+		}
+		catch (AwsError ex) {
+			throw new IllegalArgumentException("not the JSON of a model object (" + ex.type() + ": " + ex.getMessage() + ")");
+		}
+		return target.build();
 	}
 
 	private static void writeTime(ByteSink sink, Instant time) {
