@@ -26,8 +26,8 @@ public class DynamoRelayApplication {
 			throw abandoned;
 		}
 		catch (RuntimeException | Error failure) {
-			// Spring Boot has already reported why. The embedded DynamoDB Local keeps background job
-			// threads that are not daemons; without an explicit exit the JVM would outlive the failed start.
+			// Spring Boot has already reported why: status 1, without the failure printed again, and no thread a
+			// library left running keeps the JVM alive after the failed start.
 			System.exit(1);
 		}
 	}

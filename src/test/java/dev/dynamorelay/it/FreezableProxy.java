@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
+ * A TCP proxy on 127.0.0.1 in front of a DynamoDB engine that a test can freeze (connections are
  * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
  * connections are refused), or make answer every request with a body that is not JSON; and then
  * restore, on the same port. While frozen it tells how many connections hold a request it has not
