@@ -58,8 +58,9 @@ public class DynamoDbConfiguration {
 
 	/**
 	 * All requests' DynamoDB calls: how many in flight at once, and whose goes next (the request with the
-	 * fewest started; among heavy ones, the oldest), so that a request of one page is not queued behind a
-	 * heavy one's calls.
+	 * fewest started; among heavy ones, the oldest; before them, a request that has gone the aging period
+	 * without a call starting), so that a request of one page is not queued behind a heavy one's calls, and a
+	 * request of many calls is not starved by a stream of one-page requests.
 	 */
 	@Bean
 	FairShare fairShare(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded) {
@@ -73,7 +74,7 @@ public class DynamoDbConfiguration {
 		// server: the other half answers requests of a page or two at once.
 		int maxHeavy = (fair.maxHeavyInFlight() != null) ? fair.maxHeavyInFlight()
 				: local ? Math.max(1, processors / 2) : maxInFlight;
-		return new FairShare(maxInFlight, fair.quantum(), fair.heavyAfter(), maxHeavy);
+		return new FairShare(maxInFlight, fair.quantum(), fair.heavyAfter(), maxHeavy, fair.aging());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -71,20 +71,26 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 
 	/**
 	 * How all requests' calls share DynamoDB: at most {@code maxInFlight} in flight at once, the next place
-	 * going to the request with the fewest calls started (among heavy requests, the oldest), and while other
-	 * requests' calls wait, a request past its first call scans at most {@code quantum} items per call.
+	 * going to the request with the fewest calls started (among heavy requests, the oldest), unless a request
+	 * has gone {@code aging} without a call starting: then its call goes first, the oldest such request's. While other requests' calls
+	 * wait, a request past its first call scans at most {@code quantum} items per call.
 	 *
 	 * @param maxInFlight the most DynamoDB calls of all requests in flight at once, at most
 	 * {@code max-concurrency}; unset: four times the processors for a DynamoDB on this machine (the embedded
 	 * one, or any on loopback), which shares its cores with the server; {@code max-concurrency} (the pool) for
 	 * one elsewhere, which scales by itself
 	 * @param quantum the most items a call of a request past its first scans while other requests' calls wait
+	 * (one more for a page of that many: the item that tells whether more follow)
 	 * @param heavyAfter the calls a request has started from which on it is heavy
 	 * @param maxHeavyInFlight the most places heavy requests hold together; unset: half the processors (at
 	 * least 1) for a DynamoDB on this machine, {@code max-in-flight} (no separate limit) elsewhere
+	 * @param aging how long a request with calls waiting may go without one starting: then its next call goes
+	 * first (before those of requests that have started fewer; of such calls, the oldest request's), so that
+	 * every request starts a call at least once per this time, however many new requests keep coming; one
+	 * call per period, never the calls it missed
 	 */
 	public record FairShareProperties(Integer maxInFlight, @DefaultValue("100") int quantum,
-			@DefaultValue("32") int heavyAfter, Integer maxHeavyInFlight) {
+			@DefaultValue("32") int heavyAfter, Integer maxHeavyInFlight, @DefaultValue("10ms") Duration aging) {
 
 		public FairShareProperties {
 			if ((maxInFlight != null && maxInFlight < 1) || quantum < 1 || heavyAfter < 1
@@ -92,6 +98,9 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 				throw new IllegalStateException("dynamo-relay.dynamodb.fair-share.max-in-flight, .quantum, .heavy-after "
 						+ "and .max-heavy-in-flight must be at least 1, got " + maxInFlight + ", " + quantum + ", "
 						+ heavyAfter + " and " + maxHeavyInFlight);
+			}
+			if (aging == null || aging.isNegative() || aging.isZero()) {
+				throw new IllegalStateException("dynamo-relay.dynamodb.fair-share.aging must be positive, got " + aging);
 			}
 		}
 

@@ -1,9 +1,16 @@
 package dev.dynamorelay.engine;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.slf4j.LoggerFactory;
+
+import dev.dynamorelay.engine.journal.DatabaseJournal;
+import dev.dynamorelay.engine.journal.Journal;
+import dev.dynamorelay.engine.journal.JournalOptions;
+import dev.dynamorelay.engine.journal.JournalUnusableException;
 import dev.dynamorelay.engine.store.Database;
 import dev.dynamorelay.engine.store.DatabaseOptions;
 import dev.dynamorelay.engine.streams.Streams;
@@ -32,32 +39,47 @@ public final class DynamoDbEngine implements AutoCloseable {
 
 	private final Streams streams;
 
-	private DynamoDbEngine(EngineOptions options, WireServer server, Database database, Streams streams) {
+	/** The journal of {@link EngineOptions#path()}; null in memory. */
+	private final Journal journal;
+
+	private DynamoDbEngine(EngineOptions options, WireServer server, Database database, Streams streams, Journal journal) {
 		this.options = options;
 		this.server = server;
 		this.database = database;
 		this.streams = streams;
+		this.journal = journal;
 	}
 
 	/**
-	 * Starts an engine.
+	 * Starts an engine; with a {@code path}, first recovers its tables, items and stream records from the journal
+	 * there, which then keeps every write before it is answered.
 	 * @throws IllegalArgumentException for options it cannot honour (two operations of the options with one
-	 * target, a {@code path} before the journal is built)
+	 * target)
+	 * @throws JournalUnusableException when the {@code path} cannot be used (another engine uses it, it cannot be
+	 * written, its journal is damaged: the message says which)
 	 * @throws RuntimeException when the address cannot be bound
 	 */
 	public static DynamoDbEngine start(EngineOptions options) {
-		if (options.path() != null) {
-			// Refused rather than silently kept in memory: a caller who names a directory expects its data kept.
-			throw new IllegalArgumentException(
-					"This build of the engine keeps data in memory only: the journal behind --path is not built yet");
-		}
 		Streams streams = new Streams(StreamsOptions.defaults()
 			.withShards(options.shardRolloverRecords(), options.shardRolloverAge()));
 		Database database = new Database(DatabaseOptions.defaults()
 			.withRegion(options.region())
 			.withTableStatusDelay(options.tableActivationDelay()));
-		// The streams hear every commit, in commit order, while the write's locks are held.
-		database.addCommitListener(streams);
+		Journal journal = null;
+		if (options.path() != null) {
+			try {
+				// The journal hears every commit, and tells the streams in the order of its log.
+				journal = DatabaseJournal.open(options.path(), JournalOptions.defaults(), database, streams);
+			}
+			catch (IOException ex) {
+				database.close();
+				throw new JournalUnusableException(ex);
+			}
+		}
+		else {
+			// The streams hear every commit, in commit order, while the write's locks are held.
+			database.addCommitListener(streams);
+		}
 		Map<String, Action<?, ?>> actions = new LinkedHashMap<>();
 		for (Action<?, ?> action : EngineActions.all(database, streams)) {
 			actions.put(action.target(), action);
@@ -78,10 +100,11 @@ public final class DynamoDbEngine implements AutoCloseable {
 					options.workerThreads());
 		}
 		catch (RuntimeException | Error failed) {
+			closeQuietly(journal);
 			database.close();
 			throw failed;
 		}
-		return new DynamoDbEngine(options, server, database, streams);
+		return new DynamoDbEngine(options, server, database, streams, journal);
 	}
 
 	/** Where the engine listens: {@code http://127.0.0.1:PORT}, the endpoint to give an SDK client. */
@@ -109,11 +132,25 @@ public final class DynamoDbEngine implements AutoCloseable {
 		return this.options;
 	}
 
-	/** Stops the engine: its port and connections close. */
+	/** Stops the engine: its port and connections close, then its journal is forced and released. */
 	@Override
 	public void close() {
 		this.server.close();
+		closeQuietly(this.journal);
 		this.database.close();
+	}
+
+	private static void closeQuietly(Journal journal) {
+		if (journal == null) {
+			return;
+		}
+		try {
+			journal.close();
+		}
+		catch (IOException ex) {
+			// Every write that was answered was forced already: what is lost here was never acknowledged.
+			LoggerFactory.getLogger(DynamoDbEngine.class).warn("Closing the journal failed: {}", ex.toString());
+		}
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
+import dev.dynamorelay.engine.journal.JournalUnusableException;
 import dev.dynamorelay.engine.wire.Fault;
 import dev.dynamorelay.engine.wire.Faults;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -111,6 +112,10 @@ public final class EngineMain {
 		catch (IllegalArgumentException refused) {
 			// options it cannot honour: the caller words them as its usage mistakes
 			throw refused;
+		}
+		catch (JournalUnusableException unusable) {
+			err.println("dynamodb: " + unusable.getMessage());
+			return 1;
 		}
 		catch (RuntimeException failed) {
 			err.println("dynamodb: cannot listen on " + options.host() + ":" + options.port() + ": " + failed.getMessage());

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a DynamoDB engine that a test can freeze (connections are
- * accepted, nothing is answered), cut (connections are accepted and reset), stop (nothing listens:
- * connections are refused), or make answer every request with a body that is not JSON; and then
- * restore, on the same port. While frozen it tells how many connections hold a request it has not
- * forwarded: the calls in flight.
+ * accepted, nothing is answered), slow down (each request's bytes are held a fixed time before they are
+ * forwarded, so every call takes at least that long, however fast DynamoDB answers), cut (connections are
+ * accepted and reset), stop (nothing listens: connections are refused), or make answer every request with a
+ * body that is not JSON; and then restore, on the same port. While frozen it tells how many connections hold
+ * a request it has not forwarded: the calls in flight.
  *
  * <p>It can also lose answers: forward requests of one DynamoDB operation, let DynamoDB make them, and reset
  * the client's connection instead of passing on the answer ({@link #loseAnswers}), as a network that fails
@@ -33,7 +35,7 @@ final class FreezableProxy implements AutoCloseable {
 
 	enum Mode {
 
-		FORWARD, FROZEN, CUT, STOPPED, GARBLED
+		FORWARD, FROZEN, SLOW, CUT, STOPPED, GARBLED
 
 	}
 
@@ -61,6 +63,8 @@ final class FreezableProxy implements AutoCloseable {
 
 	/** The requests of {@link #losing} forwarded since {@link #loseAnswers}: their bodies. */
 	private final List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+	/** What each request's bytes are held in {@link Mode#SLOW}. */
+	private volatile Duration delay = Duration.ZERO;
 
 	FreezableProxy(InetSocketAddress upstream) throws IOException {
 		this.upstream = upstream;
@@ -71,6 +75,12 @@ final class FreezableProxy implements AutoCloseable {
 
 	int port() {
 		return this.port;
+	}
+
+	/** Slows every call down by {@code delay} at least: {@link Mode#SLOW}, until another mode is set. */
+	synchronized void slow(Duration delay) {
+		this.delay = delay;
+		mode(Mode.SLOW);
 	}
 
 	synchronized void mode(Mode mode) {
@@ -230,6 +240,9 @@ final class FreezableProxy implements AutoCloseable {
 					}
 					if (read < 0) {
 						break;
+					}
+					if (this.mode == Mode.SLOW && this.clients.contains(from)) {
+						Thread.sleep(this.delay.toMillis());
 					}
 					// Bytes read just as the proxy froze are held, not forwarded, until it thaws.
 					if (this.mode == Mode.FROZEN) {

@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counted, and one log line for the whole request.
  *
  * <p>DynamoDB is frozen; the wide request's first two calls take the two shared places, its other calls
- * wait. Requests of one page keep coming: each has started fewer calls than the wide request, so every
- * place that frees goes to one of them, and the wide request's calls would never get a place.
+ * wait, and requests of one page keep coming and wait beside them: the frozen calls hold their places to
+ * the deadline, so no place frees for the wide request's other calls in its time.
  */
 class QueuedCallsDeadlineIT extends ProxiedIntegrationTest {
 

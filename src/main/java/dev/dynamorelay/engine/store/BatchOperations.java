@@ -70,9 +70,6 @@ final class BatchOperations {
 			ExprBridge.checkParameters(Map.of("ProjectionExpression", keys.projectionExpression() != null),
 					Map.of("AttributesToGet", keys.hasAttributesToGet()), ItemOperations.names(keys.hasExpressionAttributeNames(),
 							keys.expressionAttributeNames()), null);
-			if (keys.hasAttributesToGet()) {
-				ItemOperations.duplicateNames(keys.attributesToGet());
-			}
 			ExprBridge.Input input = new ExprBridge.Input();
 			input.names = ItemOperations.names(keys.hasExpressionAttributeNames(), keys.expressionAttributeNames());
 			input.projectionExpression = keys.projectionExpression();
@@ -97,6 +94,10 @@ final class BatchOperations {
 			StoredTable table = this.database.activeTable(entry.getKey());
 			for (Map<String, AttributeValue> key : entry.getValue()) {
 				Keys.checkKey(table.schema, key);
+			}
+			ItemProjection projection = parsed.get(entry.getKey()).projection();
+			if (projection != null) {
+				ExprBridge.checkKeyPaths(projection.nestedTopLevelNames(), table.schema);
 			}
 			tables.put(entry.getKey(), table);
 		}
@@ -167,7 +168,7 @@ final class BatchOperations {
 
 	private static void tableNames(Constraints constraints, Map<String, ?> requestItems) {
 		for (String name : requestItems.keySet()) {
-			if (name.length() < 3 || name.length() > 255 || !Constraints.NAME.matcher(name).matches()) {
+			if (name.length() < 3 || name.length() > 255 || !Constraints.isName(name)) {
 				constraints.add("requestItems", requestItems, TABLE_NAMES);
 				return;
 			}

@@ -24,7 +24,7 @@ public interface CommitListener {
 	CompletableFuture<Void> committed(Instant time, List<ItemChange> changes);
 
 	/**
-	 * A table was created, changed (its indexes, stream, Time to Live, throughput or billing) or deleted
+	 * A table was created, changed (its indexes, stream, Time to Live, tags, throughput or billing) or deleted
 	 * ({@code deleted}); {@code description} is the table as DescribeTable describes it after the change
 	 * (before it, for a deletion).
 	 */

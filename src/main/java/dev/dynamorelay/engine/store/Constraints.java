@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import dev.dynamorelay.engine.AwsError;
 
@@ -18,9 +17,6 @@ import dev.dynamorelay.engine.AwsError;
  * the order of its members in DynamoDB's model, which is the order dynalite's validations list them.
  */
 final class Constraints {
-
-	/** Table and index names: {@code [a-zA-Z0-9_.-]+}. */
-	static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
 
 	static final String NAME_PATTERN = "[a-zA-Z0-9_.-]+";
 
@@ -55,7 +51,7 @@ final class Constraints {
 
 	/** Fails when {@code value} does not match the name pattern (null passes). */
 	Constraints pattern(String path, String value) {
-		if (value != null && !NAME.matcher(value).matches()) {
+		if (value != null && !isName(value)) {
 			add(path, value, "Member must satisfy regular expression pattern: " + NAME_PATTERN);
 		}
 		return this;
@@ -103,6 +99,21 @@ final class Constraints {
 		return this;
 	}
 
+	/** Whether {@code value} matches {@code [a-zA-Z0-9_.-]+} (checked on every request: no regular expression). */
+	static boolean isName(String value) {
+		if (value.isEmpty()) {
+			return false;
+		}
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+			if (!allowed) {
+				return false;
+			}
+		}
+		return true;
+	}
+
 	/** Adds a failure of the member at {@code path} holding {@code value}. */
 	Constraints add(String path, Object value, String constraint) {
 		if (this.errors.size() < MAX_ERRORS) {
@@ -139,6 +150,18 @@ final class Constraints {
 				members.add(entry.getKey() + "=" + show(entry.getValue()));
 			}
 			return "{" + String.join(", ", members) + "}";
+		}
+		if (value instanceof software.amazon.awssdk.core.SdkPojo pojo) {
+			// as DynamoDB's own model prints a member: KeySchemaElement(attributeName=a, keyType=HASH)
+			List<String> members = new ArrayList<>();
+			for (software.amazon.awssdk.core.SdkField<?> field : pojo.sdkFields()) {
+				Object member = field.getValueOrDefault(pojo);
+				if (member != null) {
+					String name = field.memberName();
+					members.add(Character.toLowerCase(name.charAt(0)) + name.substring(1) + "=" + show(member));
+				}
+			}
+			return pojo.getClass().getSimpleName() + "(" + String.join(", ", members) + ")";
 		}
 		return String.valueOf(value);
 	}

@@ -91,6 +91,8 @@ public final class Database implements AutoCloseable {
 
 	final TimeToLiveOperations timeToLiveOperations;
 
+	final TagOperations tagOperations;
+
 	/** A database with the default options. */
 	public Database() {
 		this(DatabaseOptions.defaults());
@@ -109,6 +111,7 @@ public final class Database implements AutoCloseable {
 		this.batchOperations = new BatchOperations(this);
 		this.transactionOperations = new TransactionOperations(this);
 		this.timeToLiveOperations = new TimeToLiveOperations(this);
+		this.tagOperations = new TagOperations(this);
 		long sweep = options.timeToLiveSweep().toMillis();
 		if (sweep > 0) {
 			this.background.scheduleWithFixedDelay(this::sweepQuietly, sweep, sweep, TimeUnit.MILLISECONDS);
@@ -151,6 +154,21 @@ public final class Database implements AutoCloseable {
 
 	public UpdateTimeToLiveResponse updateTimeToLive(UpdateTimeToLiveRequest request) {
 		return this.timeToLiveOperations.updateTimeToLive(request);
+	}
+
+	public software.amazon.awssdk.services.dynamodb.model.TagResourceResponse tagResource(
+			software.amazon.awssdk.services.dynamodb.model.TagResourceRequest request) {
+		return this.tagOperations.tagResource(request);
+	}
+
+	public software.amazon.awssdk.services.dynamodb.model.UntagResourceResponse untagResource(
+			software.amazon.awssdk.services.dynamodb.model.UntagResourceRequest request) {
+		return this.tagOperations.untagResource(request);
+	}
+
+	public software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceResponse listTagsOfResource(
+			software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceRequest request) {
+		return this.tagOperations.listTagsOfResource(request);
 	}
 
 	public PutItemResponse putItem(PutItemRequest request) {
@@ -200,10 +218,18 @@ public final class Database implements AutoCloseable {
 
 	/**
 	 * Adds a table as {@code description} describes it (keys, indexes, billing, throughput, stream, creation
-	 * time, id), ACTIVE, without telling the listeners: how the journal brings a table back.
+	 * time, id) with its Time to Live, ACTIVE, without telling the listeners: how the journal brings a table
+	 * back. A table of the same name and id already there (an UpdateTable replayed) becomes the described one and
+	 * keeps its items, its indexes filled anew; a table of the same name and another id is replaced.
 	 */
 	public void restoreTable(TableDescription description, TimeToLiveDescription timeToLive) {
-		this.tableOperations.restore(description, timeToLive);
+		this.tableOperations.restore(description, timeToLive, List.of());
+	}
+
+	/** {@link #restoreTable(TableDescription, TimeToLiveDescription)} with the table's tags. */
+	public void restoreTable(TableDescription description, TimeToLiveDescription timeToLive,
+			List<software.amazon.awssdk.services.dynamodb.model.Tag> tags) {
+		this.tableOperations.restore(description, timeToLive, tags);
 	}
 
 	/** Removes a table without telling the listeners (the journal replaying a DeleteTable). */

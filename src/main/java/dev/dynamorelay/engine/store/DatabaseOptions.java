@@ -7,7 +7,7 @@ import java.time.Duration;
  * How a {@link Database} behaves where DynamoDB leaves room: its region and account in ARNs, how long tables
  * stay CREATING or DELETING, how often Time to Live looks for expired items, and the bounds tests lower.
  *
- * @param region the region in ARNs (DynamoDB's tables are regional; one database serves one region)
+ * @param region the region in ARNs: a database is one region, as a DynamoDB endpoint is
  * @param accountId the twelve-digit account in ARNs
  * @param tableStatusDelay how long a created table stays CREATING, a deleted one DELETING, a changed one
  * UPDATING, and a new index CREATING before it is backfilled (zero: the answer says CREATING and the table is

@@ -1,8 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,18 +7,25 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValueUpdate;
 import software.amazon.awssdk.services.dynamodb.model.Condition;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalOperator;
 import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.expr.Expressions;
+import dev.dynamorelay.engine.expr.KeyCondition;
+import dev.dynamorelay.engine.expr.Legacy;
+import dev.dynamorelay.engine.expr.ParameterCheck;
+import dev.dynamorelay.engine.expr.Projection;
+import dev.dynamorelay.engine.expr.Update;
 
 /**
- * The one place where the store meets the expression language ({@code engine.expr}): the expression parameters
- * of a request in, the store's conditions, projections, updates and key ranges out. The store knows nothing
- * else of expressions; the language itself (parsing, names and values, reserved words, functions, document
- * paths, evaluation, the legacy parameters' trees) is {@code engine.expr}'s.
- *
- * <p>Until {@code engine.expr} is on main, an expression parameter (or a legacy condition or update) is refused
- * with a ValidationException saying so; AttributesToGet, a list of top-level names, is the store's own.
+ * The one place where the store meets the expression language ({@code engine.expr}): a request's expression and
+ * legacy parameters in, the store's conditions, projections, updates and key ranges out, checked in DynamoDB's
+ * order (the parameters together; the legacy parameters; the names and values; each expression; the unused
+ * placeholders). The language itself (parsing, placeholders, reserved words, functions, document paths,
+ * evaluation, the legacy parameters' trees) is {@code engine.expr}'s.
  */
 final class ExprBridge {
 
@@ -58,18 +62,16 @@ final class ExprBridge {
 
 		Map<String, AttributeValueUpdate> attributeUpdates;
 
-		/** The queried key schema, for a KeyConditionExpression. */
-		KeyAttribute queriedHash;
-
-		KeyAttribute queriedRange;
+		Map<String, Condition> keyConditions;
 
 	}
 
-	/** The parsed expressions of one request (a member null when the request has none). */
-	record Parsed(ItemCondition condition, ItemCondition filter, KeyRange keyRange, ItemProjection projection,
+	/**
+	 * The parsed expressions of one request (a member null when the request has none); the key condition is
+	 * resolved against the queried key schema with {@link #keyRange} once the table is known.
+	 */
+	record Parsed(ItemCondition condition, ItemCondition filter, KeyCondition keyCondition, ItemProjection projection,
 			ItemUpdate update) {
-
-		static final Parsed NONE = new Parsed(null, null, null, null, null);
 
 	}
 
@@ -81,121 +83,182 @@ final class ExprBridge {
 	 */
 	static void checkParameters(Map<String, Boolean> expressionParameters, Map<String, Boolean> legacyParameters,
 			Map<String, String> names, Map<String, AttributeValue> values) {
-		List<String> expressions = given(expressionParameters);
-		Map<String, Boolean> legacy = new LinkedHashMap<>(legacyParameters);
-		if (!expressions.isEmpty()) {
-			// a Query may give KeyConditions with expression parameters when it gives no KeyConditionExpression
-			if (legacy.containsKey("KeyConditions") && !Boolean.TRUE.equals(expressionParameters.get("KeyConditionExpression"))) {
-				legacy.remove("KeyConditions");
-			}
-			List<String> legacyGiven = given(legacy);
-			if (!legacyGiven.isEmpty()) {
-				throw AwsError.validation("Can not use both expression and non-expression parameters in the same request: "
-						+ "Non-expression parameters: {" + String.join(", ", legacyGiven) + "} Expression parameters: {"
-						+ String.join(", ", expressions) + "}");
-			}
-		}
-		if (names != null && expressions.isEmpty()) {
-			throw AwsError.validation("ExpressionAttributeNames can only be specified when using expressions");
-		}
-		List<String> valueExpressions = new ArrayList<>();
-		boolean anyValueExpression = false;
-		for (Map.Entry<String, Boolean> parameter : expressionParameters.entrySet()) {
-			if (!parameter.getKey().equals("ProjectionExpression")) {
-				valueExpressions.add(parameter.getKey());
-				anyValueExpression |= parameter.getValue();
-			}
-		}
-		if (values != null && !valueExpressions.isEmpty() && !anyValueExpression) {
-			throw AwsError.validation("ExpressionAttributeValues can only be specified when using expressions: "
-					+ String.join(" and ", valueExpressions) + " " + ((valueExpressions.size() > 1) ? "are" : "is") + " null");
-		}
+		ParameterCheck check = ParameterCheck.of(names, values);
+		expressionParameters.forEach((name, given) -> check.expression(name, given ? name : null));
+		legacyParameters.forEach((name, given) -> check.legacy(name, given ? name : null));
+		check.check();
 	}
 
-	private static List<String> given(Map<String, Boolean> parameters) {
-		List<String> given = new ArrayList<>();
-		for (Map.Entry<String, Boolean> parameter : parameters.entrySet()) {
-			if (parameter.getValue()) {
-				given.add(parameter.getKey());
+	/** Parses the request's legacy parameters and expressions into the store's forms, in DynamoDB's order. */
+	static Parsed parse(Input in) {
+		ConditionalOperator operator = (in.conditionalOperator != null) ? ConditionalOperator.fromValue(in.conditionalOperator) : null;
+		// UpdateItem's AttributeUpdates are checked before its Expected (dynalite's validations/updateItem.js)
+		ItemUpdate update = update(Legacy.attributeUpdates(in.attributeUpdates));
+		ItemCondition condition = condition(Legacy.expected(in.expected, operator));
+		ItemCondition filter = condition(Legacy.filter(in.filterConditions, operator, in.filterConditionsName));
+		KeyCondition keyCondition = (in.keyConditions != null) ? Legacy.keyConditions(in.keyConditions) : null;
+		ItemProjection projection = projection(Legacy.attributesToGet(in.attributesToGet));
+		if (in.names != null || in.values != null || in.updateExpression != null || in.conditionExpression != null
+				|| in.keyConditionExpression != null || in.filterExpression != null || in.projectionExpression != null) {
+			Expressions expressions = Expressions.of(in.names, in.values);
+			if (in.updateExpression != null) {
+				update = update(expressions.update(in.updateExpression));
 			}
+			if (in.conditionExpression != null) {
+				condition = condition(expressions.condition(in.conditionExpression));
+			}
+			if (in.keyConditionExpression != null) {
+				keyCondition = expressions.keyCondition(in.keyConditionExpression);
+			}
+			if (in.filterExpression != null) {
+				filter = condition(expressions.filter(in.filterExpression));
+			}
+			if (in.projectionExpression != null) {
+				projection = projection(expressions.projection(in.projectionExpression));
+			}
+			expressions.checkAllUsed();
 		}
-		return given;
+		return new Parsed(condition, filter, keyCondition, projection, update);
 	}
 
 	/**
-	 * Expressions the store's own tests give, by their text, until {@code engine.expr} parses them: each makes
-	 * the store's form from the request's names and values. Empty outside tests; it goes with this stand-in.
+	 * The checks of a legacy filter and AttributesToGet that DynamoDB makes before it looks at the starting key
+	 * (a Query's; a Scan's AttributesToGet, then its filter).
 	 */
-	static final Map<String, java.util.function.BiFunction<Map<String, String>, Map<String, AttributeValue>, Object>> KNOWN =
-			new java.util.concurrent.ConcurrentHashMap<>();
-
-	/** Parses the request's expressions (and legacy parameters) into the store's forms. */
-	static Parsed parse(Input in) {
-		ItemCondition condition = known(in, in.conditionExpression, "ConditionExpression");
-		ItemCondition filter = known(in, in.filterExpression, "FilterExpression");
-		KeyRange keyRange = known(in, in.keyConditionExpression, "KeyConditionExpression");
-		ItemProjection projection = known(in, in.projectionExpression, "ProjectionExpression");
-		ItemUpdate update = known(in, in.updateExpression, "UpdateExpression");
-		String unsupported = firstLegacy(in);
-		if (unsupported != null) {
-			// engine.expr is being built beside the store; this refusal goes when it is on main
-			throw AwsError.validation(unsupported + " is not supported by this engine yet");
+	static void checkLegacyFilter(Map<String, Condition> filter, String conditionalOperator, String parameter, List<String> attributesToGet) {
+		ConditionalOperator operator = (conditionalOperator != null) ? ConditionalOperator.fromValue(conditionalOperator) : null;
+		if ("ScanFilter".equals(parameter)) {
+			Legacy.attributesToGet(attributesToGet);
+			Legacy.filter(filter, operator, parameter);
 		}
-		if (projection == null && in.attributesToGet != null) {
-			projection = attributesToGet(in.attributesToGet);
+		else {
+			Legacy.filter(filter, operator, parameter);
+			Legacy.attributesToGet(attributesToGet);
 		}
-		return new Parsed(condition, filter, keyRange, projection, update);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static <T> T known(Input in, String text, String parameter) {
-		if (text == null) {
+	/** The checks of a Query's key condition on one element of the queried key schema (DynamoDB's order). */
+	static void checkKeyElement(KeyCondition keyCondition, KeyAttribute attribute, boolean hash, int schemaSize) {
+		keyCondition.checkElement(attribute.name(), ScalarAttributeType.fromValue(attribute.type()), hash, schemaSize);
+	}
+
+	/** The key range of a Query's key condition on the queried key schema, checked with DynamoDB's messages. */
+	static KeyRange keyRange(KeyCondition keyCondition, KeyAttribute hash, KeyAttribute range) {
+		List<KeySchemaElement> keySchema = TableSchema.keySchema(hash, range);
+		Map<String, ScalarAttributeType> types = (range == null) ? Map.of(hash.name(), ScalarAttributeType.fromValue(hash.type()))
+				: Map.of(hash.name(), ScalarAttributeType.fromValue(hash.type()), range.name(), ScalarAttributeType.fromValue(range.type()));
+		KeyCondition.KeyRange resolved = keyCondition.resolve(keySchema, types);
+		KeyCondition.Predicate sort = resolved.sortPredicate();
+		if (sort == null) {
+			return new KeyRange(resolved.partitionValue(), null, null, null);
+		}
+		List<AttributeValue> values = sort.values();
+		return new KeyRange(resolved.partitionValue(), sort.operator().name(), values.get(0), (values.size() > 1) ? values.get(1) : null);
+	}
+
+	private static ItemCondition condition(dev.dynamorelay.engine.expr.Condition condition) {
+		if (condition == null) {
 			return null;
 		}
-		var made = KNOWN.get(text);
-		if (made == null) {
-			// engine.expr is being built beside the store; this refusal goes when it is on main
-			throw AwsError.validation(parameter + " is not supported by this engine yet");
-		}
-		return (T) made.apply((in.names != null) ? in.names : Map.of(), (in.values != null) ? in.values : Map.of());
-	}
-
-	private static String firstLegacy(Input in) {
-		if (in.expected != null) {
-			return "Expected";
-		}
-		if (in.filterConditions != null) {
-			return in.filterConditionsName;
-		}
-		if (in.attributeUpdates != null) {
-			return "AttributeUpdates";
-		}
-		return null;
-	}
-
-	/** The legacy AttributesToGet: the named top-level attributes the item has. */
-	static ItemProjection attributesToGet(List<String> names) {
-		Set<String> wanted = new LinkedHashSet<>(names);
-		return new ItemProjection() {
+		return new ItemCondition() {
 
 			@Override
-			public Map<String, AttributeValue> apply(Map<String, AttributeValue> item) {
-				Map<String, AttributeValue> projected = new LinkedHashMap<>();
-				for (String name : wanted) {
-					AttributeValue value = item.get(name);
-					if (value != null) {
-						projected.put(name, value);
-					}
-				}
-				return projected;
+			public boolean test(Map<String, AttributeValue> item) {
+				return condition.test(item);
 			}
 
 			@Override
 			public Set<String> topLevelNames() {
-				return wanted;
+				return condition.topLevelNames();
+			}
+
+			@Override
+			public Set<String> nestedTopLevelNames() {
+				return condition.nestedTopLevelNames();
 			}
 
 		};
+	}
+
+	private static ItemProjection projection(Projection projection) {
+		if (projection == null) {
+			return null;
+		}
+		return new ItemProjection() {
+
+			@Override
+			public Map<String, AttributeValue> apply(Map<String, AttributeValue> item) {
+				return projection.apply(item);
+			}
+
+			@Override
+			public Set<String> topLevelNames() {
+				return projection.topLevelNames();
+			}
+
+			@Override
+			public Set<String> nestedTopLevelNames() {
+				return projection.nestedTopLevelNames();
+			}
+
+		};
+	}
+
+	private static ItemUpdate update(Update update) {
+		if (update == null) {
+			return null;
+		}
+		ItemProjection updated = projection(update.updatedPaths());
+		return new ItemUpdate() {
+
+			@Override
+			public Map<String, AttributeValue> apply(Map<String, AttributeValue> item) {
+				return update.apply(item);
+			}
+
+			@Override
+			public Set<String> touchedTopLevelNames() {
+				return update.touchedTopLevelNames();
+			}
+
+			@Override
+			public Set<String> nestedTopLevelNames() {
+				return update.nestedTopLevelNames();
+			}
+
+			@Override
+			public AttributeValue.Type assignedType(String topLevelName) {
+				return update.assignedType(topLevelName);
+			}
+
+			@Override
+			public ItemProjection updatedPaths() {
+				return updated;
+			}
+
+		};
+	}
+
+	/**
+	 * DynamoDB's refusal of document paths into key attributes ({@code a.b} or {@code a[0]} where {@code a} is a
+	 * key of the table or of one of its indexes), in an expression that reads or writes below these names.
+	 */
+	static void checkKeyPaths(Set<String> nested, TableSchema schema) {
+		if (nested.isEmpty()) {
+			return;
+		}
+		for (String key : (schema.range() == null) ? List.of(schema.hash().name()) : List.of(schema.hash().name(), schema.range().name())) {
+			if (nested.contains(key)) {
+				throw AwsError.validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " + key);
+			}
+		}
+		for (IndexSchema index : schema.indexes()) {
+			for (String key : index.keyNames()) {
+				if (nested.contains(key)) {
+					throw AwsError.validation("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: " + key);
+				}
+			}
+		}
 	}
 
 }

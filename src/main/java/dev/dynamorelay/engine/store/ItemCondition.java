@@ -17,4 +17,9 @@ interface ItemCondition {
 	/** The top-level attribute names the condition reads (a Query's filter may not read the key). */
 	Set<String> topLevelNames();
 
+	/** The top-level attribute names read below ({@code a.b}, {@code a[0]}): a key attribute may not be read so. */
+	default Set<String> nestedTopLevelNames() {
+		return Set.of();
+	}
+
 }

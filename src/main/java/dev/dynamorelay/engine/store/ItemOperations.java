@@ -1,6 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,9 +101,6 @@ final class ItemOperations {
 				Map.of("AttributesToGet", request.hasAttributesToGet()),
 				names(request.hasExpressionAttributeNames(), request.expressionAttributeNames()), null);
 		Map<String, AttributeValue> key = ValueChecks.checkItem(request.key());
-		if (request.hasAttributesToGet()) {
-			duplicateNames(request.attributesToGet());
-		}
 		ExprBridge.Input input = new ExprBridge.Input();
 		input.names = names(request.hasExpressionAttributeNames(), request.expressionAttributeNames());
 		input.projectionExpression = request.projectionExpression();
@@ -112,6 +108,9 @@ final class ItemOperations {
 		ExprBridge.Parsed parsed = ExprBridge.parse(input);
 		StoredTable table = this.database.activeTable(request.tableName());
 		Keys.checkKey(table.schema, key);
+		if (parsed.projection() != null) {
+			ExprBridge.checkKeyPaths(parsed.projection().nestedTopLevelNames(), table.schema);
+		}
 		byte[] tableKey = Keys.tableKey(table.schema, key);
 		byte[] stored;
 		table.lock.readLock().lock();
@@ -170,7 +169,7 @@ final class ItemOperations {
 		StoredTable table = this.database.activeTable(request.tableName());
 		Keys.checkKey(table.schema, key);
 		ItemUpdate update = (parsed.update() != null) ? parsed.update() : NO_UPDATE;
-		checkUpdatesNoKey(table.schema, update);
+		checkUpdate(table.schema, update);
 		Mutation write = Mutation.update(table, key, update, parsed.condition(),
 				returnOld(request.returnValuesOnConditionCheckFailureAsString()));
 		write(write);
@@ -205,12 +204,28 @@ final class ItemOperations {
 
 		@Override
 		public ItemProjection updatedPaths() {
-			return ExprBridge.attributesToGet(List.of());
+			return new ItemProjection() {
+
+				@Override
+				public Map<String, AttributeValue> apply(Map<String, AttributeValue> item) {
+					return Map.of();
+				}
+
+				@Override
+				public Set<String> topLevelNames() {
+					return Set.of();
+				}
+
+			};
 		}
 
 	};
 
-	static void checkUpdatesNoKey(TableSchema schema, ItemUpdate update) {
+	/**
+	 * DynamoDB's checks of an update against the table's keys before the item is read: no key attribute
+	 * written, no index key given a value of another type, no document path into a key attribute.
+	 */
+	static void checkUpdate(TableSchema schema, ItemUpdate update) {
 		Set<String> touched = update.touchedTopLevelNames();
 		for (String key : (schema.range() == null) ? List.of(schema.hash().name()) : List.of(schema.hash().name(), schema.range().name())) {
 			if (touched.contains(key)) {
@@ -218,6 +233,20 @@ final class ItemOperations {
 						+ ". This attribute is part of the key");
 			}
 		}
+		for (IndexSchema index : schema.indexes()) {
+			for (KeyAttribute attribute : (index.range() == null) ? List.of(index.hash()) : List.of(index.hash(), index.range())) {
+				if (!index.global() && attribute == index.hash()) {
+					continue;
+				}
+				AttributeValue.Type assigned = update.assignedType(attribute.name());
+				String actual = (assigned == null) ? null : (assigned == AttributeValue.Type.NUL) ? "NULL" : assigned.name();
+				if (actual != null && !actual.equals(attribute.type())) {
+					throw AwsError.validation("One or more parameter values were invalid: Type mismatch for Index Key " + attribute.name()
+							+ " Expected: " + attribute.type() + " Actual: " + actual + " IndexName: " + index.name());
+				}
+			}
+		}
+		ExprBridge.checkKeyPaths(update.nestedTopLevelNames(), schema);
 	}
 
 	// ---- DeleteItem
@@ -312,15 +341,6 @@ final class ItemOperations {
 		for (Map.Entry<String, ExpectedAttributeValue> entry : expected.entrySet()) {
 			constraints.oneOf("expected." + entry.getKey() + ".member.comparisonOperator", entry.getValue().comparisonOperatorAsString(),
 					COMPARISON_OPERATORS);
-		}
-	}
-
-	static void duplicateNames(List<String> names) {
-		Set<String> seen = new HashSet<>();
-		for (String name : names) {
-			if (!seen.add(name)) {
-				throw AwsError.validation("One or more parameter values were invalid: Duplicate value in attribute name: " + name);
-			}
 		}
 	}
 

@@ -17,4 +17,9 @@ interface ItemProjection {
 	/** The top-level attribute names it projects (whether an index holds them all). */
 	Set<String> topLevelNames();
 
+	/** The top-level attribute names read below ({@code a.b}, {@code a[0]}): a key attribute may not be read so. */
+	default Set<String> nestedTopLevelNames() {
+		return Set.of();
+	}
+
 }

@@ -20,4 +20,17 @@ interface ItemUpdate {
 	/** The paths the update touches, as a projection: what ReturnValues UPDATED_OLD and UPDATED_NEW return. */
 	ItemProjection updatedPaths();
 
+	/** The top-level attribute names written or read below ({@code a.b}, {@code a[0]}): a key attribute may not be. */
+	default Set<String> nestedTopLevelNames() {
+		return Set.of();
+	}
+
+	/**
+	 * The type a top-level attribute is given, as far as it is known before the update runs, or null: checked
+	 * against an index key's type before the item is read.
+	 */
+	default AttributeValue.Type assignedType(String topLevelName) {
+		return null;
+	}
+
 }

@@ -147,7 +147,16 @@ final class Mutation {
 			case UPDATE -> {
 				Map<String, AttributeValue> base = (this.old != null) ? this.old : new LinkedHashMap<>(this.key);
 				this.next = this.update.apply(base);
-				Keys.checkIndexKeys(this.schema, this.next);
+				try {
+					Keys.checkIndexKeys(this.schema, this.next);
+				}
+				catch (AwsError ex) {
+					// an index key given a value of another type only once the update ran (SET c = e)
+					if (ex.getMessage().startsWith("One or more parameter values were invalid: Type mismatch for Index Key")) {
+						throw AwsError.validation("The update expression attempted to update the secondary index key to unsupported type");
+					}
+					throw ex;
+				}
 			}
 			case DELETE -> this.next = null;
 			case CHECK -> this.next = this.old;
@@ -158,7 +167,8 @@ final class Mutation {
 				throw AwsError.validation((this.kind == Kind.UPDATE) ? "Item size to update has exceeded the maximum allowed size"
 						: "Item size has exceeded the maximum allowed size");
 			}
-			this.nextBytes = (this.kind == Kind.CHECK) ? this.oldBytes : ItemCodec.encode(this.next, this.nextSize);
+			this.nextBytes = (this.kind == Kind.CHECK) ? this.oldBytes
+					: ItemCodec.encode(this.next, this.nextSize, ItemSize.pageSize(this.next, (this.schema.range() != null) ? this.schema.range().name() : null));
 		}
 		this.changed = changed();
 		this.tableUnits = Math.max(1, Math.max(writeUnits(this.oldSize), writeUnits(this.nextSize)));

@@ -74,25 +74,12 @@ final class ReadOperations {
 		legacy.put("KeyConditions", request.hasKeyConditions());
 		ExprBridge.checkParameters(expressions, legacy, ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames()),
 				ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues()));
-		if (request.hasQueryFilter()) {
-			KeyConditions.check(request.queryFilter());
-		}
-		if (request.hasAttributesToGet()) {
-			ItemOperations.duplicateNames(request.attributesToGet());
-		}
+		ExprBridge.checkLegacyFilter(request.hasQueryFilter() ? request.queryFilter() : null, request.conditionalOperatorAsString(), "QueryFilter",
+				request.hasAttributesToGet() ? request.attributesToGet() : null);
 		Map<String, AttributeValue> startKey = startKey(request.hasExclusiveStartKey() ? request.exclusiveStartKey() : null);
 		if (!request.hasKeyConditions() && request.keyConditionExpression() == null) {
 			throw AwsError.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 		}
-		if (request.hasKeyConditions()) {
-			KeyConditions.check(request.keyConditions());
-			int count = request.keyConditions().size();
-			if (count != 1 && count != 2) {
-				throw AwsError.validation("Conditions can be of length 1 or 2 only");
-			}
-		}
-		boolean projects = request.projectionExpression() != null || request.hasAttributesToGet();
-		checkSelect(request.selectAsString(), request.projectionExpression() != null, request.hasAttributesToGet(), request.indexName());
 		ExprBridge.Input input = new ExprBridge.Input();
 		input.names = ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames());
 		input.values = ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues());
@@ -102,21 +89,35 @@ final class ReadOperations {
 		input.filterConditions = request.hasQueryFilter() ? request.queryFilter() : null;
 		input.filterConditionsName = "QueryFilter";
 		input.conditionalOperator = request.conditionalOperatorAsString();
+		input.keyConditionExpression = request.keyConditionExpression();
+		input.keyConditions = request.hasKeyConditions() ? request.keyConditions() : null;
+		ExprBridge.Parsed parsed = ExprBridge.parse(input);
+		checkSelect(request.selectAsString(), request.projectionExpression() != null, request.hasAttributesToGet(), request.indexName());
 		StoredTable table = this.database.activeTable(request.tableName());
 		TableSchema schema = table.schema;
 		IndexSchema index = index(schema, request.indexName(), Boolean.TRUE.equals(request.consistentRead()));
 		KeyAttribute hash = (index != null) ? index.hash() : schema.hash();
 		KeyAttribute range = (index != null) ? index.range() : schema.range();
-		input.keyConditionExpression = request.keyConditionExpression();
-		input.queriedHash = hash;
-		input.queriedRange = range;
-		ExprBridge.Parsed parsed = ExprBridge.parse(input);
-		if (startKey != null) {
-			checkQueryStartKey(startKey, schema, index);
+		if (startKey != null && startKey.size() != startKeyNames(schema, index).size()) {
+			throw AwsError.validation("The provided starting key is invalid");
 		}
-		KeyRange keys = (parsed.keyRange() != null) ? parsed.keyRange() : KeyConditions.range(request.keyConditions(), hash, range);
+		// element by element, as DynamoDB does: the starting key's piece, then the key condition on it
+		int schemaSize = (range == null) ? 1 : 2;
+		for (KeyAttribute attribute : (range == null) ? List.of(hash) : List.of(hash, range)) {
+			if (startKey != null) {
+				checkStartKeyPiece(startKey, attribute, attribute == hash);
+			}
+			ExprBridge.checkKeyElement(parsed.keyCondition(), attribute, attribute == hash, schemaSize);
+		}
+		KeyRange keys = ExprBridge.keyRange(parsed.keyCondition(), hash, range);
 		if (startKey != null) {
+			checkTableStartKey(startKey, schema);
 			checkStartKeyInRange(startKey, schema, keys, hash, range);
+		}
+		// in dynalite's order (DynamoDB's): paths into keys in the projection, a filter on the key, a global index's
+		// projection, paths into keys in the filter
+		if (parsed.projection() != null) {
+			ExprBridge.checkKeyPaths(parsed.projection().nestedTopLevelNames(), schema);
 		}
 		if (parsed.filter() != null) {
 			String name = request.hasQueryFilter() ? "QueryFilter" : "Filter Expression";
@@ -127,6 +128,9 @@ final class ReadOperations {
 			}
 		}
 		boolean fetch = fetchesFromTable(index, request.selectAsString(), parsed.projection());
+		if (parsed.filter() != null) {
+			ExprBridge.checkKeyPaths(parsed.filter().nestedTopLevelNames(), schema);
+		}
 		byte[] partition = Keys.partition(keys.hash());
 		byte[][] bounds = bounds(partition, keys);
 		byte[] low = bounds[0];
@@ -149,7 +153,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice = (high == null) ? map.tailMap(low, lowInclusive) : map.subMap(low, lowInclusive, high, false);
 			page.read(forward ? slice : slice.descendingMap());
 		}
@@ -198,28 +202,24 @@ final class ReadOperations {
 		return out.toByteArray();
 	}
 
-	private static void checkQueryStartKey(Map<String, AttributeValue> startKey, TableSchema schema, IndexSchema index) {
-		if (startKey.size() != startKeyNames(schema, index).size()) {
-			throw AwsError.validation("The provided starting key is invalid");
-		}
-		checkIndexStartKey(startKey, schema, index);
-		checkTableStartKey(startKey, schema);
-	}
-
 	private static void checkIndexStartKey(Map<String, AttributeValue> startKey, TableSchema schema, IndexSchema index) {
 		KeyAttribute hash = (index != null) ? index.hash() : schema.hash();
 		KeyAttribute range = (index != null) ? index.range() : schema.range();
 		for (KeyAttribute attribute : (range == null) ? List.of(hash) : List.of(hash, range)) {
-			if (!startKey.containsKey(attribute.name())) {
-				throw AwsError.validation("The provided starting key is invalid");
-			}
-			Map<String, AttributeValue> piece = Map.of(attribute.name(), startKey.get(attribute.name()));
-			if (attribute == hash) {
-				Keys.checkKey(new TableSchema("", hash, null, List.of(), List.of()), piece);
-			}
-			else {
-				checkRangePiece(attribute, startKey.get(attribute.name()));
-			}
+			checkStartKeyPiece(startKey, attribute, attribute == hash);
+		}
+	}
+
+	/** One key attribute of a starting key: present, of its type, not empty, not too large. */
+	private static void checkStartKeyPiece(Map<String, AttributeValue> startKey, KeyAttribute attribute, boolean isHash) {
+		if (!startKey.containsKey(attribute.name())) {
+			throw AwsError.validation("The provided starting key is invalid");
+		}
+		if (isHash) {
+			Keys.checkKey(new TableSchema("", attribute, null, List.of(), List.of()), Map.of(attribute.name(), startKey.get(attribute.name())));
+		}
+		else {
+			checkRangePiece(attribute, startKey.get(attribute.name()));
 		}
 	}
 
@@ -285,12 +285,8 @@ final class ReadOperations {
 		legacy.put("ConditionalOperator", request.conditionalOperatorAsString() != null);
 		ExprBridge.checkParameters(expressions, legacy, ItemOperations.names(request.hasExpressionAttributeNames(), request.expressionAttributeNames()),
 				ItemOperations.values(request.hasExpressionAttributeValues(), request.expressionAttributeValues()));
-		if (request.hasAttributesToGet()) {
-			ItemOperations.duplicateNames(request.attributesToGet());
-		}
-		if (request.hasScanFilter()) {
-			KeyConditions.check(request.scanFilter());
-		}
+		ExprBridge.checkLegacyFilter(request.hasScanFilter() ? request.scanFilter() : null, request.conditionalOperatorAsString(), "ScanFilter",
+				request.hasAttributesToGet() ? request.attributesToGet() : null);
 		Map<String, AttributeValue> startKey = startKey(request.hasExclusiveStartKey() ? request.exclusiveStartKey() : null);
 		Integer segment = request.segment();
 		Integer total = request.totalSegments();
@@ -348,6 +344,7 @@ final class ReadOperations {
 				}
 			}
 		}
+		checkKeyPaths(parsed, schema);
 		boolean lowInclusive = true;
 		if (startKey != null) {
 			low = startKey(schema, index, startKey);
@@ -357,7 +354,7 @@ final class ReadOperations {
 		table.lock.readLock().lock();
 		try {
 			Database.stillThere(table);
-			NavigableMap<byte[], byte[]> map = (index != null) ? table.indexes.get(index.name()).entries : table.items;
+			NavigableMap<byte[], byte[]> map = (index != null) ? readable(table, index).entries : table.items;
 			NavigableMap<byte[], byte[]> slice;
 			if (low == null && high == null) {
 				slice = map;
@@ -385,6 +382,27 @@ final class ReadOperations {
 		}
 		response.consumedCapacity(page.consumed(request.returnConsumedCapacityAsString(), Boolean.TRUE.equals(request.consistentRead())));
 		return response.build();
+	}
+
+	private static void checkKeyPaths(ExprBridge.Parsed parsed, TableSchema schema) {
+		if (parsed.projection() != null) {
+			ExprBridge.checkKeyPaths(parsed.projection().nestedTopLevelNames(), schema);
+		}
+		if (parsed.filter() != null) {
+			ExprBridge.checkKeyPaths(parsed.filter().nestedTopLevelNames(), schema);
+		}
+	}
+
+	/** The index's entries, when it can be read (the caller holds the table's read lock). */
+	private static StoredIndex readable(StoredTable table, IndexSchema index) {
+		StoredIndex stored = table.indexes.get(index.name());
+		if (stored == null) {
+			throw AwsError.validation("The table does not have the specified index: " + index.name());
+		}
+		if (stored.backfilling) {
+			throw AwsError.validation("Cannot read from backfilling global secondary index: " + index.name());
+		}
+		return stored;
 	}
 
 	private static byte[] startKey(TableSchema schema, IndexSchema index, Map<String, AttributeValue> startKey) {
@@ -519,7 +537,11 @@ final class ReadOperations {
 
 		int scanned;
 
+		/** The sizes of the items read, for capacity. */
 		long readBytes;
+
+		/** Their page sizes, against the 1 MB a page reads. */
+		long pageBytes;
 
 		long fetchedBytes;
 
@@ -539,23 +561,24 @@ final class ReadOperations {
 		void read(NavigableMap<byte[], byte[]> slice) {
 			TableSchema schema = this.table.schema;
 			boolean projected = this.index != null && !this.index.projectsAll();
+			String rangeKey = (schema.range() != null) ? schema.range().name() : null;
 			byte[] last = null;
 			for (Map.Entry<byte[], byte[]> entry : slice.entrySet()) {
-				if ((this.limit != null && this.scanned >= this.limit) || this.readBytes >= PAGE_BYTES) {
+				if ((this.limit != null && this.scanned >= this.limit) || this.pageBytes >= PAGE_BYTES) {
 					break;
 				}
 				byte[] bytes = entry.getValue();
 				Map<String, AttributeValue> item = null;
-				long size;
 				if (projected) {
 					item = this.index.project(ItemCodec.decode(bytes), schema);
-					size = ItemSize.of(item);
+					this.readBytes += ItemSize.of(item);
+					this.pageBytes += ItemSize.pageSize(item, rangeKey);
 				}
 				else {
-					size = ItemCodec.size(bytes);
+					this.readBytes += ItemCodec.size(bytes);
+					this.pageBytes += ItemCodec.pageSize(bytes);
 				}
 				this.scanned++;
-				this.readBytes += size;
 				last = bytes;
 				if (this.filter == null && this.countOnly) {
 					this.results.add(null);
@@ -573,7 +596,7 @@ final class ReadOperations {
 				}
 				this.results.add((this.projection != null) ? this.projection.apply(item) : item);
 			}
-			if (last != null && ((this.limit != null && this.scanned >= this.limit) || this.readBytes >= PAGE_BYTES)) {
+			if (last != null && ((this.limit != null && this.scanned >= this.limit) || this.pageBytes >= PAGE_BYTES)) {
 				this.lastKey = lastKey(last);
 			}
 			if (this.countOnly) {

@@ -83,6 +83,9 @@ final class StoredTable {
 
 	long sizeBytes;
 
+	/** The table's tags, by key. */
+	final Map<String, String> tags = new java.util.TreeMap<>();
+
 	/** The size of each item collection (by partition: {@link Keys#partition}), kept when a local index exists. */
 	final Map<ByteBuffer, Long> collections = new HashMap<>();
 

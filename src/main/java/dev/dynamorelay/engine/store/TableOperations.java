@@ -80,6 +80,11 @@ final class TableOperations {
 		table.billingMode = payPerRequest ? "PAY_PER_REQUEST" : "PROVISIONED";
 		table.status = "CREATING";
 		table.deletionProtection = Boolean.TRUE.equals(request.deletionProtectionEnabled());
+		if (request.hasTags()) {
+			for (software.amazon.awssdk.services.dynamodb.model.Tag tag : request.tags()) {
+				table.tags.put(tag.key(), tag.value());
+			}
+		}
 		for (IndexSchema index : schema.indexes()) {
 			Throughput indexThroughput = null;
 			if (index.global()) {
@@ -142,6 +147,10 @@ final class TableOperations {
 		Database.await(told);
 	}
 
+	/**
+	 * The ARN of a new table, in the database's region: an engine is one region, as a DynamoDB endpoint is,
+	 * whatever region a call is signed for (docs/engine.md, "The aws CLI against it").
+	 */
 	private String tableArn(String name) {
 		return "arn:aws:dynamodb:" + this.database.options.region() + ":" + this.database.options.accountId() + ":table/" + name;
 	}
@@ -562,6 +571,7 @@ final class TableOperations {
 			table.lock.writeLock().unlock();
 		}
 		Database.await(told);
+		this.database.later(() -> settle(table));
 		if (created != null) {
 			StoredIndex index = created;
 			this.database.later(() -> backfill(table, index));
@@ -636,6 +646,13 @@ final class TableOperations {
 					+ "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
 		}
 		List<GlobalSecondaryIndexUpdate> updates = request.hasGlobalSecondaryIndexUpdates() ? request.globalSecondaryIndexUpdates() : List.of();
+		for (GlobalSecondaryIndexUpdate update : updates) {
+			ProvisionedThroughput units = (update.update() != null) ? update.update().provisionedThroughput() : null;
+			if (units != null && (units.readCapacityUnits() > MAX_CAPACITY_UNITS || units.writeCapacityUnits() > MAX_CAPACITY_UNITS)) {
+				throw AwsError.validation("This operation cannot be performed with given input values. Please contact DynamoDB service team "
+						+ "for more info: Action Blocked: IndexUpdate");
+			}
+		}
 		int structural = 0;
 		for (GlobalSecondaryIndexUpdate update : updates) {
 			if (update.create() != null || update.delete() != null) {
@@ -746,14 +763,22 @@ final class TableOperations {
 				throw AwsError.validation("Table already has no stream enabled");
 			}
 		}
-		// every check passed: change the table
+		// every check passed: change the table (new throughput is in force once the table is ACTIVE again:
+		// the answer says UPDATING with the units still in force, as DynamoDB's does)
 		if (throughput != null) {
-			table.throughput.change(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+			if ("PROVISIONED".equals(request.billingModeAsString()) && !"PROVISIONED".equals(table.billingMode)) {
+				table.throughput.change(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+			}
+			else {
+				table.throughput.request(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+				table.status = "UPDATING";
+			}
 		}
 		if ("PAY_PER_REQUEST".equals(request.billingModeAsString()) && !"PAY_PER_REQUEST".equals(table.billingMode)) {
 			table.billingMode = "PAY_PER_REQUEST";
 			table.lastUpdateToPayPerRequest = now;
 			table.throughput.change(0, 0, now);
+			table.status = "UPDATING";
 			for (StoredIndex index : table.indexes.values()) {
 				index.throughput = null;
 			}
@@ -769,7 +794,8 @@ final class TableOperations {
 					index.throughput = new Throughput(units.readCapacityUnits(), units.writeCapacityUnits());
 				}
 				else {
-					index.throughput.change(units.readCapacityUnits(), units.writeCapacityUnits(), now);
+					index.throughput.request(units.readCapacityUnits(), units.writeCapacityUnits(), now);
+					index.status = "UPDATING";
 				}
 			}
 			if (update.delete() != null) {
@@ -803,6 +829,33 @@ final class TableOperations {
 			table.deletionProtection = request.deletionProtectionEnabled();
 		}
 		return created;
+	}
+
+	/** Puts an UpdateTable's new throughput in force and makes the table (and its indexes) ACTIVE again. */
+	private void settle(StoredTable table) {
+		CompletableFuture<Void> told = CommitListener.DONE;
+		table.lock.writeLock().lock();
+		try {
+			if (table.gone || !"UPDATING".equals(table.status) && table.indexes.values().stream().noneMatch((index) -> "UPDATING".equals(index.status))) {
+				return;
+			}
+			Instant now = this.database.now().truncatedTo(ChronoUnit.MILLIS);
+			table.throughput.applyPending(now);
+			if ("UPDATING".equals(table.status)) {
+				table.status = "ACTIVE";
+			}
+			for (StoredIndex index : table.indexes.values()) {
+				if ("UPDATING".equals(index.status)) {
+					index.throughput.applyPending(now);
+					index.status = "ACTIVE";
+				}
+			}
+			told = this.database.tableChanged(table.describe(), false);
+		}
+		finally {
+			table.lock.writeLock().unlock();
+		}
+		Database.await(told);
 	}
 
 	private static boolean mentionsUpdate(List<GlobalSecondaryIndexUpdate> updates, String name) {
@@ -899,7 +952,12 @@ final class TableOperations {
 
 	// ---- restore
 
-	void restore(TableDescription description, TimeToLiveDescription timeToLive) {
+	/**
+	 * Adds a table as described, ACTIVE, without telling the listeners; a table of that name and id already
+	 * there (the journal replaying an UpdateTable) becomes the described one and keeps its items, its indexes
+	 * filled anew.
+	 */
+	void restore(TableDescription description, TimeToLiveDescription timeToLive, List<software.amazon.awssdk.services.dynamodb.model.Tag> tags) {
 		Map<String, String> types = types(description.attributeDefinitions());
 		List<KeySchemaElement> keySchema = description.keySchema();
 		KeyAttribute hash = new KeyAttribute(keySchema.get(0).attributeName(), types.get(keySchema.get(0).attributeName()));
@@ -946,12 +1004,40 @@ final class TableOperations {
 			table.streamViewType = description.streamSpecification().streamViewTypeAsString();
 		}
 		table.latestStreamLabel = description.latestStreamLabel();
+		for (software.amazon.awssdk.services.dynamodb.model.Tag tag : tags) {
+			table.tags.put(tag.key(), tag.value());
+		}
 		if (timeToLive != null && timeToLive.attributeName() != null
 				&& List.of("ENABLED", "ENABLING").contains(timeToLive.timeToLiveStatusAsString())) {
 			table.timeToLiveAttribute = timeToLive.attributeName();
 			table.timeToLiveStatus = "ENABLED";
 		}
-		StoredTable previous = this.database.tables.put(table.name, table);
+		StoredTable previous = this.database.tables.get(table.name);
+		if (previous != null && previous.tableId.equals(table.tableId) && previous.schema.hash().equals(hash)
+				&& java.util.Objects.equals(previous.schema.range(), range)) {
+			// the same table described again (an UpdateTable replayed): it keeps its items, its indexes made anew
+			previous.lock.writeLock().lock();
+			try {
+				table.lock.writeLock().lock();
+				try {
+					for (byte[] bytes : previous.items.values()) {
+						Mutation load = Mutation.put(table, ItemCodec.decode(bytes), null, false);
+						load.prepare(Long.MAX_VALUE);
+						load.apply();
+					}
+				}
+				finally {
+					table.lock.writeLock().unlock();
+				}
+				this.database.tables.put(table.name, table);
+				previous.gone = true;
+			}
+			finally {
+				previous.lock.writeLock().unlock();
+			}
+			return;
+		}
+		this.database.tables.put(table.name, table);
 		if (previous != null) {
 			previous.gone = true;
 		}

@@ -74,6 +74,14 @@ final class TransactionOperations {
 		this.database = database;
 	}
 
+	/**
+	 * One action of a TransactWriteItems: its write, or the refusal DynamoDB gives it as its cancellation reason
+	 * (its key does not match its table's, its item is too large, its update writes a key) rather than as the
+	 * request's error.
+	 */
+	private record Planned(Mutation write, AwsError refusal) {
+	}
+
 	/** A ClientRequestToken's request and outcome, until it expires. */
 	private record Remembered(byte[] fingerprint, Instant expiry, CompletableFuture<TransactWriteItemsResponse> outcome) {
 	}
@@ -81,7 +89,7 @@ final class TransactionOperations {
 	// ---- TransactWriteItems
 
 	TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
-		List<Mutation> writes = prepareRequest(request);
+		List<Planned> writes = prepareRequest(request);
 		String token = request.clientRequestToken();
 		if (token == null) {
 			return run(request, writes);
@@ -157,7 +165,7 @@ final class TransactionOperations {
 	}
 
 	/** Checks the request as DynamoDB does and makes one write an action (not yet prepared). */
-	private List<Mutation> prepareRequest(TransactWriteItemsRequest request) {
+	private List<Planned> prepareRequest(TransactWriteItemsRequest request) {
 		Constraints constraints = new Constraints();
 		List<TransactWriteItem> items = request.hasTransactItems() ? request.transactItems() : null;
 		constraints.notNull("transactItems", items);
@@ -194,7 +202,7 @@ final class TransactionOperations {
 			constraints.size("clientRequestToken", request.clientRequestToken(), 1, 36);
 		}
 		constraints.check();
-		List<Mutation> writes = new ArrayList<>(items.size());
+		List<Planned> writes = new ArrayList<>(items.size());
 		long size = 0;
 		Set<List<Object>> targets = new HashSet<>();
 		for (TransactWriteItem item : items) {
@@ -203,12 +211,16 @@ final class TransactionOperations {
 			if (actions != 1) {
 				throw AwsError.validation("TransactItems can only contain one of Check, Put, Update or Delete");
 			}
-			Mutation write = action(item);
+			Planned planned = action(item);
+			writes.add(planned);
+			if (planned.refusal() != null) {
+				continue;
+			}
+			Mutation write = planned.write();
 			size += (write.item != null) ? ItemSize.of(write.item) : ItemSize.of(write.key);
 			if (!targets.add(List.of(write.table.name, ByteBuffer.wrap(write.tableKey)))) {
 				throw AwsError.validation("Transaction request cannot include multiple operations on one item");
 			}
-			writes.add(write);
 		}
 		if (size > MAX_TRANSACTION_BYTES) {
 			throw AwsError.validation("Collection size of items exceeded, which can also be caused by the aggregate size of the items "
@@ -217,23 +229,38 @@ final class TransactionOperations {
 		return writes;
 	}
 
-	private Mutation action(TransactWriteItem item) {
+	/** An action's checks against its table, refused as its cancellation reason (an empty key stays the request's). */
+	private static Planned againstTable(java.util.function.Supplier<Mutation> checked) {
+		try {
+			return new Planned(checked.get(), null);
+		}
+		catch (AwsError ex) {
+			if (!"ValidationException".equals(ex.type()) || ex.getMessage().contains("cannot contain an empty")) {
+				throw ex;
+			}
+			return new Planned(null, ex);
+		}
+	}
+
+	private Planned action(TransactWriteItem item) {
 		ExprBridge.Input input = new ExprBridge.Input();
 		if (item.put() != null) {
 			Put put = item.put();
 			check(put.returnValuesOnConditionCheckFailureAsString(), put.conditionExpression(), null, put.hasExpressionAttributeNames()
 					? put.expressionAttributeNames() : null, put.hasExpressionAttributeValues() ? put.expressionAttributeValues() : null);
 			Map<String, AttributeValue> checked = ValueChecks.checkItem(put.item());
-			if (ItemSize.of(checked) > ItemSize.MAX_ITEM_BYTES) {
-				throw AwsError.validation("Item size has exceeded the maximum allowed size");
-			}
 			input.names = put.hasExpressionAttributeNames() ? put.expressionAttributeNames() : null;
 			input.values = put.hasExpressionAttributeValues() ? put.expressionAttributeValues() : null;
 			input.conditionExpression = put.conditionExpression();
 			ExprBridge.Parsed parsed = ExprBridge.parse(input);
 			StoredTable table = this.database.activeTable(put.tableName());
-			Keys.checkItem(table.schema, checked);
-			return Mutation.put(table, checked, parsed.condition(), ItemOperations.returnOld(put.returnValuesOnConditionCheckFailureAsString()));
+			return againstTable(() -> {
+				Keys.checkItem(table.schema, checked);
+				if (ItemSize.of(checked) > ItemSize.MAX_ITEM_BYTES) {
+					throw AwsError.validation("Item size has exceeded the maximum allowed size");
+				}
+				return Mutation.put(table, checked, parsed.condition(), ItemOperations.returnOld(put.returnValuesOnConditionCheckFailureAsString()));
+			});
 		}
 		if (item.update() != null) {
 			Update update = item.update();
@@ -247,11 +274,13 @@ final class TransactionOperations {
 			input.updateExpression = update.updateExpression();
 			ExprBridge.Parsed parsed = ExprBridge.parse(input);
 			StoredTable table = this.database.activeTable(update.tableName());
-			Keys.checkKey(table.schema, key);
-			ItemUpdate change = (parsed.update() != null) ? parsed.update() : ItemOperations.NO_UPDATE;
-			ItemOperations.checkUpdatesNoKey(table.schema, change);
-			return Mutation.update(table, key, change, parsed.condition(),
-					ItemOperations.returnOld(update.returnValuesOnConditionCheckFailureAsString()));
+			return againstTable(() -> {
+				Keys.checkKey(table.schema, key);
+				ItemUpdate change = (parsed.update() != null) ? parsed.update() : ItemOperations.NO_UPDATE;
+				ItemOperations.checkUpdate(table.schema, change);
+				return Mutation.update(table, key, change, parsed.condition(),
+						ItemOperations.returnOld(update.returnValuesOnConditionCheckFailureAsString()));
+			});
 		}
 		if (item.delete() != null) {
 			Delete delete = item.delete();
@@ -264,8 +293,10 @@ final class TransactionOperations {
 			input.conditionExpression = delete.conditionExpression();
 			ExprBridge.Parsed parsed = ExprBridge.parse(input);
 			StoredTable table = this.database.activeTable(delete.tableName());
-			Keys.checkKey(table.schema, key);
-			return Mutation.delete(table, key, parsed.condition(), ItemOperations.returnOld(delete.returnValuesOnConditionCheckFailureAsString()));
+			return againstTable(() -> {
+				Keys.checkKey(table.schema, key);
+				return Mutation.delete(table, key, parsed.condition(), ItemOperations.returnOld(delete.returnValuesOnConditionCheckFailureAsString()));
+			});
 		}
 		ConditionCheck check = item.conditionCheck();
 		check(check.returnValuesOnConditionCheckFailureAsString(), check.conditionExpression(), null,
@@ -277,8 +308,10 @@ final class TransactionOperations {
 		input.conditionExpression = check.conditionExpression();
 		ExprBridge.Parsed parsed = ExprBridge.parse(input);
 		StoredTable table = this.database.activeTable(check.tableName());
-		Keys.checkKey(table.schema, key);
-		return Mutation.check(table, key, parsed.condition(), ItemOperations.returnOld(check.returnValuesOnConditionCheckFailureAsString()));
+		return againstTable(() -> {
+			Keys.checkKey(table.schema, key);
+			return Mutation.check(table, key, parsed.condition(), ItemOperations.returnOld(check.returnValuesOnConditionCheckFailureAsString()));
+		});
 	}
 
 	private static void check(String returnValuesOnConditionCheckFailure, String condition, String update, Map<String, String> names,
@@ -293,10 +326,14 @@ final class TransactionOperations {
 	}
 
 	/** Locks the tables, prepares every write, commits all or none, answers. */
-	private TransactWriteItemsResponse run(TransactWriteItemsRequest request, List<Mutation> writes) {
+	private TransactWriteItemsResponse run(TransactWriteItemsRequest request, List<Planned> planned) {
+		List<Mutation> writes = new ArrayList<>(planned.size());
 		TreeMap<String, StoredTable> tables = new TreeMap<>();
-		for (Mutation write : writes) {
-			tables.put(write.table.name, write.table);
+		for (Planned action : planned) {
+			if (action.write() != null) {
+				writes.add(action.write());
+				tables.put(action.write().table.name, action.write().table);
+			}
 		}
 		CompletableFuture<Void> told;
 		List<StoredTable> locked = new ArrayList<>();
@@ -306,11 +343,16 @@ final class TransactionOperations {
 				locked.add(table);
 				Database.stillThere(table);
 			}
-			List<CancellationReason> reasons = new ArrayList<>(writes.size());
+			List<CancellationReason> reasons = new ArrayList<>(planned.size());
 			boolean cancelled = false;
-			for (Mutation write : writes) {
+			for (Planned action : planned) {
+				if (action.refusal() != null) {
+					cancelled = true;
+					reasons.add(reason(action.refusal()));
+					continue;
+				}
 				try {
-					write.prepare(this.database.options.itemCollectionLimitBytes());
+					action.write().prepare(this.database.options.itemCollectionLimitBytes());
 					reasons.add(CancellationReason.builder().code("None").build());
 				}
 				catch (AwsError ex) {
@@ -400,6 +442,8 @@ final class TransactionOperations {
 		List<StoredTable> targets = new ArrayList<>();
 		List<byte[]> keys = new ArrayList<>();
 		List<ItemProjection> projections = new ArrayList<>();
+		List<CancellationReason> refusals = new ArrayList<>();
+		boolean refused = false;
 		for (TransactGetItem item : items) {
 			Get get = item.get();
 			Map<String, String> names = get.hasExpressionAttributeNames() ? get.expressionAttributeNames() : null;
@@ -408,11 +452,40 @@ final class TransactionOperations {
 			ExprBridge.Input input = new ExprBridge.Input();
 			input.names = names;
 			input.projectionExpression = get.projectionExpression();
-			projections.add(ExprBridge.parse(input).projection());
+			ItemProjection projection = ExprBridge.parse(input).projection();
+			projections.add(projection);
 			StoredTable table = this.database.activeTable(get.tableName());
-			Keys.checkKey(table.schema, key);
-			targets.add(table);
-			keys.add(Keys.tableKey(table.schema, key));
+			try {
+				// a Get whose key does not fit its table is refused as its cancellation reason
+				Keys.checkKey(table.schema, key);
+				if (projection != null) {
+					ExprBridge.checkKeyPaths(projection.nestedTopLevelNames(), table.schema);
+				}
+				refusals.add(CancellationReason.builder().code("None").build());
+				targets.add(table);
+				keys.add(Keys.tableKey(table.schema, key));
+			}
+			catch (AwsError ex) {
+				if (!"ValidationException".equals(ex.type())) {
+					throw ex;
+				}
+				refused = true;
+				refusals.add(reason(ex));
+			}
+		}
+		if (refused) {
+			List<String> codes = new ArrayList<>();
+			for (CancellationReason reason : refusals) {
+				codes.add(reason.code());
+			}
+			throw AwsError.transactionCanceled("Transaction cancelled, please refer cancellation reasons for specific reasons ["
+					+ String.join(", ", codes) + "]", refusals);
+		}
+		Set<List<Object>> distinct = new HashSet<>();
+		for (int i = 0; i < targets.size(); i++) {
+			if (!distinct.add(List.of(targets.get(i).name, ByteBuffer.wrap(keys.get(i))))) {
+				throw AwsError.validation("Transaction request cannot include multiple operations on one item");
+			}
 		}
 		TreeMap<String, StoredTable> tables = new TreeMap<>();
 		for (StoredTable table : targets) {

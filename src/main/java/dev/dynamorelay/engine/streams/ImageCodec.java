@@ -201,6 +201,12 @@ public final class ImageCodec {
 			return value;
 		}
 
+		/** Passes over {@code count} bytes. */
+		public void skip(int count) {
+			need(count);
+			this.position += count;
+		}
+
 		public byte[] readByteArray() {
 			int length = readLength();
 			need(length);

@@ -152,9 +152,23 @@ public final class Streams implements CommitListener {
 				current = null;
 			}
 			if (wanted && current == null) {
-				Stream created = create(description, specification, millis);
-				this.streams.put(created.arn, created);
-				this.enabled.put(table, created);
+				Stream again = (arn != null) ? this.streams.get(arn) : null;
+				if (again != null) {
+					// Enabled again under the name it had (the store names streams by the millisecond): the stream
+					// goes on in a new shard rather than losing its records to a namesake.
+					synchronized (again) {
+						again.enabled = true;
+						again.disabledMillis = -1;
+						Shard last = again.shards.isEmpty() ? null : again.shards.get(again.shards.size() - 1);
+						openShard(again, (last != null) ? last.id : null, millis);
+					}
+					this.enabled.put(table, again);
+				}
+				else {
+					Stream created = create(description, specification, millis);
+					this.streams.put(created.arn, created);
+					this.enabled.put(table, created);
+				}
 			}
 		}
 		return DONE;

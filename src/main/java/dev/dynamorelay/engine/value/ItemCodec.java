@@ -11,11 +11,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Items at rest: one immutable byte array an item, with no object per attribute, decoded into the SDK's
- * {@code Map<String, AttributeValue>} when read. The array starts with the item's DynamoDB size (so that a
- * Query counts its 1 MB page and its capacity without decoding), then the number of attributes, then each
- * attribute's name and value.
+ * {@code Map<String, AttributeValue>} when read. The array starts with the item's DynamoDB size and its page size
+ * ({@link ItemSize#pageSize}: so that a Query counts its capacity and its 1 MB page without decoding), then the
+ * number of attributes, then each attribute's name and value.
  *
- * <p>Format: {@code item = varint(size) varint(count) (name value)*}; {@code name = varint(length) utf8};
+ * <p>Format: {@code item = varint(size) varint(pageSize) varint(count) (name value)*}; {@code name = varint(length) utf8};
  * {@code value = tag payload}, the tag one byte: S and N (a number in DynamoDB's plain notation, ASCII) and B
  * {@code varint(length) bytes}; SS, NS, BS {@code varint(count)} and their members so; M {@code varint(count)
  * (name value)*}; L {@code varint(count) value*}; BOOL true, BOOL false and NULL nothing more.
@@ -53,15 +53,19 @@ public final class ItemCodec {
 	private ItemCodec() {
 	}
 
-	/** The item's bytes; its values must be valid, its numbers normalized ({@link ValueChecks}). */
-	public static byte[] encode(Map<String, AttributeValue> item) {
-		return encode(item, ItemSize.of(item));
+	/**
+	 * The item's bytes; its values must be valid, its numbers normalized ({@link ValueChecks}); {@code rangeKey}
+	 * is its table's sort key (null when none), for its page size.
+	 */
+	public static byte[] encode(Map<String, AttributeValue> item, String rangeKey) {
+		return encode(item, ItemSize.of(item), ItemSize.pageSize(item, rangeKey));
 	}
 
-	/** The item's bytes, its DynamoDB size already known. */
-	public static byte[] encode(Map<String, AttributeValue> item, long size) {
+	/** The item's bytes, its DynamoDB size and page size already known. */
+	public static byte[] encode(Map<String, AttributeValue> item, long size, long pageSize) {
 		ByteSink out = new ByteSink((int) Math.min(size + 16 + item.size() * 4L, 1 << 20));
 		out.writeVarint((int) size);
+		out.writeVarint((int) pageSize);
 		writeMap(out, item);
 		return out.toByteArray();
 	}
@@ -71,9 +75,17 @@ public final class ItemCodec {
 		return new Reader(bytes, 0).varint();
 	}
 
+	/** The item's page size ({@link ItemSize#pageSize}), read from its bytes. */
+	public static int pageSize(byte[] bytes) {
+		Reader in = new Reader(bytes, 0);
+		in.varint();
+		return in.varint();
+	}
+
 	/** The item the bytes hold. */
 	public static Map<String, AttributeValue> decode(byte[] bytes) {
 		Reader in = new Reader(bytes, 0);
+		in.varint();
 		in.varint();
 		return in.map();
 	}
@@ -82,6 +94,7 @@ public final class ItemCodec {
 	public static AttributeValue attribute(byte[] bytes, String name) {
 		byte[] wanted = name.getBytes(StandardCharsets.UTF_8);
 		Reader in = new Reader(bytes, 0);
+		in.varint();
 		in.varint();
 		int count = in.varint();
 		for (int i = 0; i < count; i++) {

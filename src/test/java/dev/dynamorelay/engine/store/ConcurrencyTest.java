@@ -1,6 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -54,29 +52,6 @@ class ConcurrencyTest {
 
 	private final Database database = Fixtures.database();
 
-	@BeforeAll
-	static void expressions() {
-		Fixtures.condition("balance >= :amount", (values) -> (item) -> item.containsKey("balance")
-				&& new BigDecimal(item.get("balance").n()).compareTo(new BigDecimal(values.get(":amount").n())) >= 0, "balance");
-		Fixtures.update("SET balance = balance + :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).add(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.update("SET balance = balance - :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).subtract(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.condition("c = :old", (values) -> (item) -> values.get(":old").equals(item.get("c")), "c");
-		Fixtures.update("SET c = :new", (values, item) -> {
-			item.put("c", values.get(":new"));
-			return item;
-		}, "c");
-		Fixtures.update("SET blind = blind + :one", (values, item) -> {
-			long current = item.containsKey("blind") ? Long.parseLong(item.get("blind").n()) : 0;
-			item.put("blind", n(current + 1));
-			return item;
-		}, "blind");
-	}
 
 	@AfterEach
 	void close() {
@@ -159,7 +134,7 @@ class ConcurrencyTest {
 						assertThat(ex.type()).isEqualTo("ConditionalCheckFailedException");
 					}
 					this.database.updateItem(UpdateItemRequest.builder().tableName("counters").key(item("pk", s("blind")))
-						.updateExpression("SET blind = blind + :one").expressionAttributeValues(Map.of(":one", n(1))).build());
+						.updateExpression("SET blind = if_not_exists(blind, :zero) + :one").expressionAttributeValues(Map.of(":one", n(1), ":zero", n(0))).build());
 					blindIncrements.incrementAndGet();
 				}
 				return null;

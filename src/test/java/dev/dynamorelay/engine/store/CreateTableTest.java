@@ -80,6 +80,13 @@ class CreateTableTest {
 	}
 
 	@Test
+	void printsTheMembersOfAListAsDynamoDbDoes() {
+		assertValidation(() -> create(valid().keySchema(hash("a"), range("b"), range("c"))), "1 validation error detected: Value '["
+				+ "KeySchemaElement(attributeName=a, keyType=HASH), KeySchemaElement(attributeName=b, keyType=RANGE), "
+				+ "KeySchemaElement(attributeName=c, keyType=RANGE)]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
+	}
+
+	@Test
 	void refusesAnAttributeTypeThatIsNotAKeyType() {
 		assertValidation(() -> create(valid().attributeDefinitions(definition("b", "SS"))), "1 validation error detected: "
 				+ "Value 'SS' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]");
@@ -256,6 +263,10 @@ class CreateTableTest {
 		try (Database other = new Database(DatabaseOptions.defaults().withRegion("eu-west-3").withTimeToLiveSweep(Duration.ZERO))) {
 			assertThat(other.createTable(valid().build()).tableDescription().tableArn()).isEqualTo("arn:aws:dynamodb:eu-west-3:000000000000:table/abc");
 		}
+		// whatever region a call is signed for
+		String arn = dev.dynamorelay.engine.RequestContext.call("ap-south-1",
+				() -> this.database.createTable(valid().tableName("signed").build()).tableDescription().tableArn());
+		assertThat(arn).isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/signed");
 	}
 
 }

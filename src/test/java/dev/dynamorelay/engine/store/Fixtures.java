@@ -2,12 +2,7 @@ package dev.dynamorelay.engine.store;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.BiFunction;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import software.amazon.awssdk.core.SdkBytes;
@@ -105,57 +100,6 @@ final class Fixtures {
 		assertThatThrownBy(call).isInstanceOf(AwsError.class)
 			.hasMessage(message)
 			.satisfies((error) -> org.assertj.core.api.Assertions.assertThat(((AwsError) error).type()).isEqualTo(type));
-	}
-
-	// ---- expressions the tests use, until engine.expr parses them (ExprBridge.KNOWN)
-
-	/** A condition by its text, made from the request's values. */
-	static void condition(String text, Function<Map<String, AttributeValue>, Predicate<Map<String, AttributeValue>>> make,
-			String... topLevelNames) {
-		ExprBridge.KNOWN.put(text, (names, values) -> {
-			Predicate<Map<String, AttributeValue>> test = make.apply(values);
-			return new ItemCondition() {
-
-				@Override
-				public boolean test(Map<String, AttributeValue> item) {
-					return test.test(item);
-				}
-
-				@Override
-				public Set<String> topLevelNames() {
-					return Set.of(topLevelNames);
-				}
-
-			};
-		});
-	}
-
-	/** An update by its text: the new item from the request's values and the stored item. */
-	static void update(String text, BiFunction<Map<String, AttributeValue>, Map<String, AttributeValue>, Map<String, AttributeValue>> make,
-			String... touched) {
-		ExprBridge.KNOWN.put(text, (names, values) -> new ItemUpdate() {
-
-			@Override
-			public Map<String, AttributeValue> apply(Map<String, AttributeValue> item) {
-				return make.apply(values, new LinkedHashMap<>(item));
-			}
-
-			@Override
-			public Set<String> touchedTopLevelNames() {
-				return Set.of(touched);
-			}
-
-			@Override
-			public ItemProjection updatedPaths() {
-				return ExprBridge.attributesToGet(List.of(touched));
-			}
-
-		});
-	}
-
-	/** A key condition by its text: the key range from the request's values. */
-	static void keyCondition(String text, Function<Map<String, AttributeValue>, KeyRange> make) {
-		ExprBridge.KNOWN.put(text, (names, values) -> make.apply(values));
 	}
 
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -49,20 +48,6 @@ class ItemsTest {
 
 	private Database database;
 
-	@BeforeAll
-	static void expressions() {
-		Fixtures.condition("attribute_not_exists(pk)", (values) -> (item) -> !item.containsKey("pk"), "pk");
-		Fixtures.condition("v = :v", (values) -> (item) -> values.get(":v").equals(item.get("v")), "v");
-		Fixtures.update("SET v = :v", (values, item) -> {
-			item.put("v", values.get(":v"));
-			return item;
-		}, "v");
-		Fixtures.update("SET pk = :v", (values, item) -> item, "pk");
-		Fixtures.update("SET big = :v", (values, item) -> {
-			item.put("big", values.get(":v"));
-			return item;
-		}, "big");
-	}
 
 	@BeforeEach
 	void tables() {
@@ -276,6 +261,13 @@ class ItemsTest {
 		// both entries go: one delete each
 		assertThat(unindexed.globalSecondaryIndexes().get("byG").capacityUnits()).isEqualTo(1.0);
 		assertThat(unindexed.localSecondaryIndexes().get("byL").capacityUnits()).isEqualTo(2.0);
+		assertValidation(() -> this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
+			.updateExpression("SET g = :n").expressionAttributeValues(Map.of(":n", n(1))).build()),
+				"One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName: byG");
+		this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
+			.updateExpression("SET e = :n").expressionAttributeValues(Map.of(":n", n(1))).build());
+		assertValidation(() -> this.database.updateItem(UpdateItemRequest.builder().tableName("indexed").key(item("pk", s("a"), "sk", s("1")))
+			.updateExpression("SET g = e").build()), "The update expression attempted to update the secondary index key to unsupported type");
 		assertValidation(() -> this.database.putItem(put.item(item("pk", s("a"), "sk", s("1"), "g", s(""))).build()),
 				"One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a "
 						+ "key attribute cannot contain an empty string value. IndexName: byG, IndexKey: g");
@@ -360,10 +352,21 @@ class ItemsTest {
 	}
 
 	@Test
-	void refusesLegacyConditionsUntilTheExpressionLanguageIsThere() {
-		assertValidation(() -> this.database.putItem(put(item("pk", s("a"), "sk", n(1)))
-			.expected(Map.of("pk", ExpectedAttributeValue.builder().comparisonOperator(ComparisonOperator.NULL).build())).build()),
-				"Expected is not supported by this engine yet");
+	void checksLegacyConditionsToo() {
+		PutItemRequest.Builder once = put(item("pk", s("a"), "sk", n(1)))
+			.expected(Map.of("pk", ExpectedAttributeValue.builder().comparisonOperator(ComparisonOperator.NULL).build()));
+		this.database.putItem(once.build());
+		assertError(() -> this.database.putItem(once.build()), "ConditionalCheckFailedException", "The conditional request failed");
+	}
+
+	@Test
+	void refusesExpressionsThatReachIntoKeys() {
+		assertValidation(() -> this.database.getItem(GetItemRequest.builder().tableName("things").key(item("pk", s("a"), "sk", n(1)))
+			.projectionExpression("pk.x").build()),
+				"Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk");
+		assertValidation(() -> this.database.updateItem(UpdateItemRequest.builder().tableName("things").key(item("pk", s("a"), "sk", n(1)))
+			.updateExpression("SET v = :v").expressionAttributeValues(Map.of(":v", s("x"), ":w", s("y"))).build()),
+				"Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}");
 	}
 
 }

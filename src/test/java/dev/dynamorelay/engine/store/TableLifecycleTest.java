@@ -133,6 +133,31 @@ class TableLifecycleTest {
 	}
 
 	@Test
+	void refusesToReadAGlobalIndexWhileItIsBackfilled() {
+		try (Database slow = new Database(DatabaseOptions.defaults().withTableStatusDelay(java.time.Duration.ofHours(1))
+			.withTimeToLiveSweep(java.time.Duration.ZERO))) {
+			slow.restoreTable(TableDescription.builder().tableName("grow").attributeDefinitions(definition("pk", "S"))
+				.keySchema(hash("pk")).provisionedThroughput(software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription.builder()
+					.readCapacityUnits(0L).writeCapacityUnits(0L).build())
+				.billingModeSummary(software.amazon.awssdk.services.dynamodb.model.BillingModeSummary.builder().billingMode("PAY_PER_REQUEST").build())
+				.tableArn("arn:aws:dynamodb:us-east-1:000000000000:table/grow").tableId("id").creationDateTime(Instant.now()).build(), null);
+			slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("colour", "S"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("byColour").keySchema(hash("colour")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build());
+			assertValidation(() -> slow.query(QueryRequest.builder().tableName("grow").indexName("byColour")
+				.keyConditions(java.util.Map.of("colour", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("red")).build()))
+				.build()), "Cannot read from backfilling global secondary index: byColour");
+			assertError(() -> slow.updateTable(UpdateTableRequest.builder().tableName("grow").attributeDefinitions(definition("size", "N"))
+				.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+					.indexName("bySize").keySchema(hash("size")).projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+					.build()).build())
+				.build()), "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+		}
+	}
+
+	@Test
 	void removesAGlobalIndexAndTheDefinitionsOnlyItUsed() {
 		Fixtures.hashTable(this.database, "shrink", "S");
 		this.database.updateTable(UpdateTableRequest.builder().tableName("shrink").attributeDefinitions(definition("g", "N"))
@@ -178,16 +203,33 @@ class TableLifecycleTest {
 				"The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits "
 						+ "provisioned for the table: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. "
 						+ "Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
-		TableDescription raised = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(20, 15))
+		TableDescription raising = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(20, 15))
 			.build()).tableDescription();
+		// as DynamoDB: the answer says UPDATING with the units still in force, the new ones are in force once ACTIVE
+		assertThat(raising.tableStatusAsString()).isEqualTo("UPDATING");
+		assertThat(raising.provisionedThroughput().readCapacityUnits()).isEqualTo(5);
+		assertThat(raising.provisionedThroughput().lastIncreaseDateTime()).isNotNull();
+		TableDescription raised = describe("paid");
+		assertThat(raised.tableStatusAsString()).isEqualTo("ACTIVE");
 		assertThat(raised.provisionedThroughput().readCapacityUnits()).isEqualTo(20);
-		assertThat(raised.provisionedThroughput().lastIncreaseDateTime()).isNotNull();
+		assertThat(raised.provisionedThroughput().writeCapacityUnits()).isEqualTo(15);
+		TableDescription lowered = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(10, 15))
+			.build()).tableDescription();
+		assertThat(lowered.provisionedThroughput().numberOfDecreasesToday()).isZero();
+		assertThat(describe("paid").provisionedThroughput().numberOfDecreasesToday()).isEqualTo(1);
 		TableDescription onDemand = this.database.updateTable(UpdateTableRequest.builder().tableName("paid").billingMode(BillingMode.PAY_PER_REQUEST)
 			.build()).tableDescription();
 		assertThat(onDemand.billingModeSummary().billingModeAsString()).isEqualTo("PAY_PER_REQUEST");
 		assertThat(onDemand.provisionedThroughput().readCapacityUnits()).isZero();
 		assertValidation(() -> this.database.updateTable(UpdateTableRequest.builder().tableName("paid").provisionedThroughput(throughput(1, 1)).build()),
 				"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+		UpdateTableRequest tooHigh = UpdateTableRequest.builder().tableName("paid").globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+			.update(software.amazon.awssdk.services.dynamodb.model.UpdateGlobalSecondaryIndexAction.builder().indexName("abc")
+				.provisionedThroughput(throughput(1_000_000_000_001L, 1)).build()).build()).build();
+		assertValidation(() -> this.database.updateTable(tooHigh), "This operation cannot be performed with given input values. "
+				+ "Please contact DynamoDB service team for more info: Action Blocked: IndexUpdate");
+		assertError(() -> this.database.updateTable(tooHigh.toBuilder().tableName("nopaid").build()), "ResourceNotFoundException",
+				"Requested resource not found: Table: nopaid not found");
 		assertValidation(() -> this.database.updateTable(UpdateTableRequest.builder().tableName("paid").build()),
 				"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	}
@@ -247,6 +289,17 @@ class TableLifecycleTest {
 			java.util.Map<String, AttributeValue> got = restored.getItem(GetItemRequest.builder().tableName("orig")
 				.key(item("pk", s("a"), "sk", n(1))).build()).item();
 			assertThat(got).isEqualTo(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			// the table described again with a new index (an UpdateTable replayed) keeps its items, indexed
+			TableDescription indexed = description.toBuilder()
+				.attributeDefinitions(definition("pk", "S"), definition("sk", "N"), definition("v", "S"))
+				.globalSecondaryIndexes(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription.builder().indexName("byV")
+					.keySchema(hash("v")).projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build())
+				.build();
+			restored.restoreTable(indexed, null);
+			assertThat(restored.query(QueryRequest.builder().tableName("orig").indexName("byV")
+				.keyConditions(java.util.Map.of("v", Condition.builder().comparisonOperator(ComparisonOperator.EQ).attributeValueList(s("x")).build()))
+				.build()).items()).containsExactly(item("pk", s("a"), "sk", n(1), "v", s("x")));
+			assertThat(restored.describeTable(DescribeTableRequest.builder().tableName("orig").build()).table().itemCount()).isEqualTo(1);
 		}
 	}
 

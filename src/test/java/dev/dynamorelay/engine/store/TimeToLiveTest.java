@@ -87,6 +87,21 @@ class TimeToLiveTest {
 	}
 
 	@Test
+	void sweepsOnItsOwnAtItsInterval() {
+		try (Database swept = new Database(DatabaseOptions.defaults().withTimeToLiveSweep(Duration.ofMillis(20)))) {
+			Fixtures.hashTable(swept, "short", "S");
+			swept.updateTimeToLive(UpdateTimeToLiveRequest.builder().tableName("short")
+				.timeToLiveSpecification(TimeToLiveSpecification.builder().enabled(true).attributeName("expires").build()).build());
+			swept.putItem(PutItemRequest.builder().tableName("short").item(item("pk", s("gone"), "expires", n(Instant.now().getEpochSecond() - 1))).build());
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (swept.scan(ScanRequest.builder().tableName("short").build()).count() > 0) {
+				assertThat(System.nanoTime()).as("the sweep deleted the expired item").isLessThan(deadline);
+				Thread.onSpinWait();
+			}
+		}
+	}
+
+	@Test
 	void deletesItemsWhoseTimeHasPassedAndTellsTheListenersTheyExpired() {
 		long now = NOW.getEpochSecond();
 		PutItemRequest.Builder put = PutItemRequest.builder().tableName("sessions");

@@ -1,6 +1,5 @@
 package dev.dynamorelay.engine.store;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -46,24 +44,6 @@ class TransactionsTest {
 
 	private final List<List<ItemChange>> commits = new ArrayList<>();
 
-	@BeforeAll
-	static void expressions() {
-		Fixtures.condition("attribute_not_exists(pk)", (values) -> (item) -> !item.containsKey("pk"), "pk");
-		Fixtures.condition("attribute_exists(pk)", (values) -> (item) -> item.containsKey("pk"), "pk");
-		Fixtures.condition("balance >= :amount", (values) -> (item) -> item.containsKey("balance")
-				&& new BigDecimal(item.get("balance").n()).compareTo(new BigDecimal(values.get(":amount").n())) >= 0, "balance");
-		Fixtures.update("SET balance = balance + :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).add(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.update("SET balance = balance - :amount", (values, item) -> {
-			item.put("balance", n(new BigDecimal(item.get("balance").n()).subtract(new BigDecimal(values.get(":amount").n())).toPlainString()));
-			return item;
-		}, "balance");
-		Fixtures.update("SET broken = :amount", (values, item) -> {
-			throw AwsError.validation("An operand in the update expression has an incorrect data type");
-		}, "broken");
-	}
 
 	@BeforeEach
 	void tables() {
@@ -156,11 +136,11 @@ class TransactionsTest {
 	@Test
 	void givesAnUpdateThatCannotApplyAValidationErrorReason() {
 		TransactWriteItem broken = TransactWriteItem.builder().update(Update.builder().tableName("accounts").key(item("pk", s("bob")))
-			.updateExpression("SET broken = :amount").expressionAttributeValues(Map.of(":amount", n(1))).build()).build();
+			.updateExpression("SET broken = nothere + :amount").expressionAttributeValues(Map.of(":amount", n(1))).build()).build();
 		AwsError error = catchThrowableOfType(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder()
 			.transactItems(credit("alice", 1), broken).build()), AwsError.class);
 		assertThat(error.getMessage()).endsWith("[None, ValidationError]");
-		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("An operand in the update expression has an incorrect data type");
+		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("The provided expression refers to an attribute that does not exist in the item");
 		assertThat(balance("alice")).isEqualTo("100");
 	}
 
@@ -185,6 +165,31 @@ class TransactionsTest {
 			.delete(Delete.builder().tableName("accounts").key(item("pk", s("a"))).build())
 			.put(Put.builder().tableName("accounts").item(item("pk", s("b"))).build()).build()).build()),
 				"TransactItems can only contain one of Check, Put, Update or Delete");
+	}
+
+	@Test
+	void refusesAnActionWhoseKeyDoesNotFitItsTableAsItsCancellationReason() {
+		AwsError error = catchThrowableOfType(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+				credit("alice", 1),
+				TransactWriteItem.builder().put(Put.builder().tableName("accounts").item(item("id", s("x"))).build()).build(),
+				TransactWriteItem.builder().delete(Delete.builder().tableName("accounts").key(item("pk", n(1))).build()).build()).build()), AwsError.class);
+		assertThat(error.type()).isEqualTo("TransactionCanceledException");
+		assertThat(error.cancellationReasons()).extracting(CancellationReason::code).containsExactly("None", "ValidationError", "ValidationError");
+		assertThat(error.cancellationReasons().get(1).message()).isEqualTo("One or more parameter values were invalid: Missing the key pk in the item");
+		assertThat(error.cancellationReasons().get(2).message()).isEqualTo("The provided key element does not match the schema");
+		assertThat(balance("alice")).isEqualTo("100");
+		// an empty key is the request's error, not a reason
+		assertValidation(() -> this.database.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+				TransactWriteItem.builder().delete(Delete.builder().tableName("accounts").key(item("pk", s(""))).build()).build()).build()),
+				"One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value. Key: pk");
+		AwsError read = catchThrowableOfType(() -> this.database.transactGetItems(TransactGetItemsRequest.builder().transactItems(
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build(),
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(Map.of()).build()).build()).build()), AwsError.class);
+		assertThat(read.getMessage()).isEqualTo("Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]");
+		assertValidation(() -> this.database.transactGetItems(TransactGetItemsRequest.builder().transactItems(
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build(),
+				TransactGetItem.builder().get(Get.builder().tableName("accounts").key(item("pk", s("alice"))).build()).build()).build()),
+				"Transaction request cannot include multiple operations on one item");
 	}
 
 	@Test

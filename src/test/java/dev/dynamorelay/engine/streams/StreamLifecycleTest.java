@@ -104,6 +104,25 @@ class StreamLifecycleTest {
 	}
 
 	@Test
+	void aStreamEnabledAgainUnderItsOwnNameGoesOnInANewShard() {
+		String arn = "arn:aws:dynamodb:eu-west-1:000000000000:table/Orders/stream/2025-03-01T10:15:30.123";
+		TableDescription enabled = StreamsFixture.table("Orders", StreamViewType.KEYS_ONLY).toBuilder().latestStreamArn(arn).build();
+		TableDescription disabled = StreamsFixture.table("Orders", null).toBuilder().latestStreamArn(arn).build();
+		this.fixture.streams.tableChanged(this.fixture.clock.instant(), enabled, false);
+		this.fixture.put("Orders", item("a"));
+		this.fixture.streams.tableChanged(this.fixture.clock.instant(), disabled, false);
+		this.fixture.streams.tableChanged(this.fixture.clock.instant(), enabled, false);
+		this.fixture.put("Orders", item("b"));
+
+		List<Shard> shards = this.fixture.shards(arn);
+
+		assertThat(this.fixture.describe(arn).streamStatus()).isEqualTo(StreamStatus.ENABLED);
+		assertThat(shards).hasSize(2);
+		assertThat(shards.get(1).parentShardId()).isEqualTo(shards.get(0).shardId());
+		assertThat(this.fixture.readAll(arn)).extracting(StreamsFixture::pk).containsExactly("a", "b");
+	}
+
+	@Test
 	void deletingTheTableDisablesItsStream() {
 		String arn = this.fixture.create("Orders", StreamViewType.KEYS_ONLY);
 		this.fixture.put("Orders", item("a"));

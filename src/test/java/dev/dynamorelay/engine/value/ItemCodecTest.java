@@ -31,11 +31,12 @@ class ItemCodecTest {
 				AttributeValue.fromM(Map.of("k", AttributeValue.fromN("3"))))));
 		item.put("m", AttributeValue.fromM(Map.of("inner", AttributeValue.fromM(Map.of()), "ün", AttributeValue.fromNul(true))));
 
-		byte[] bytes = ItemCodec.encode(item);
+		byte[] bytes = ItemCodec.encode(item, null);
 
 		assertThat(ItemCodec.decode(bytes)).isEqualTo(item);
 		assertThat(ItemCodec.decode(bytes).keySet()).containsExactlyElementsOf(item.keySet());
 		assertThat(ItemCodec.size(bytes)).isEqualTo((int) ItemSize.of(item));
+		assertThat(ItemCodec.pageSize(bytes)).isEqualTo((int) ItemSize.pageSize(item, null));
 	}
 
 	@Test
@@ -45,7 +46,7 @@ class ItemCodecTest {
 		item.put("ns", AttributeValue.fromNs(List.of("1")));
 		item.put("ttl", AttributeValue.fromN("1700000000"));
 		item.put("t", AttributeValue.fromBool(true));
-		byte[] bytes = ItemCodec.encode(item);
+		byte[] bytes = ItemCodec.encode(item, null);
 
 		assertThat(ItemCodec.attribute(bytes, "ttl")).isEqualTo(AttributeValue.fromN("1700000000"));
 		assertThat(ItemCodec.attribute(bytes, "t")).isEqualTo(AttributeValue.fromBool(true));
@@ -62,7 +63,7 @@ class ItemCodecTest {
 			random.nextBytes(value);
 			item.put("attribute" + i, AttributeValue.fromB(SdkBytes.fromByteArray(value)));
 		}
-		byte[] bytes = ItemCodec.encode(item);
+		byte[] bytes = ItemCodec.encode(item, null);
 		assertThat(ItemCodec.decode(bytes)).isEqualTo(item);
 		// names and values, a tag and a length or two an attribute
 		assertThat((long) bytes.length).isLessThan(ItemSize.of(item) + 300 * 4 + 8);

@@ -65,4 +65,30 @@ class ItemSizeTest {
 		assertThat(ItemSize.of(Map.of("m", AttributeValue.fromM(nested)))).isEqualTo(1 + 3 + 2 + 3 + 2 + 6);
 	}
 
+
+	/** Page sizes as dynalite's itemSize(item, true, true, rangeKey) gives them, run under Node. */
+	@Test
+	void measuresThePageSizeAsDynaliteMeasuredDynamoDb() {
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("x")), null)).isEqualTo(23);
+		Map<String, AttributeValue> large = new LinkedHashMap<>();
+		large.put("a", AttributeValue.fromS("abc"));
+		large.put("b", AttributeValue.fromS("01"));
+		large.put("e", AttributeValue.fromS("e".repeat(41645)));
+		assertThat(ItemSize.pageSize(large, "b")).isEqualTo(41936);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "n", AttributeValue.fromN("123.45"), "neg", AttributeValue.fromN("-1"),
+				"z", AttributeValue.fromN("0")), null)).isEqualTo(38);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "bin", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] { 0, 1, 2 })),
+				"t", AttributeValue.fromBool(true), "nul", AttributeValue.fromNul(true)), null)).isEqualTo(32);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "ss", AttributeValue.fromSs(List.of("a", "bb")), "ns",
+				AttributeValue.fromNs(List.of("1", "22")), "bs", AttributeValue.fromBs(List.of(SdkBytes.fromByteArray(new byte[] { 0 }),
+						SdkBytes.fromByteArray(new byte[] { 0, 1 })))), null)).isEqualTo(46);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "l", AttributeValue.fromL(List.of(AttributeValue.fromS("x"),
+				AttributeValue.fromN("1"), AttributeValue.fromL(List.of()))), "m", AttributeValue.fromM(Map.of("k", AttributeValue.fromS("v"), "n",
+						AttributeValue.fromNul(true)))), null)).isEqualTo(49);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "s", AttributeValue.fromS("y".repeat(200)), "big",
+				AttributeValue.fromS("z".repeat(20000))), null)).isEqualTo(20339);
+		assertThat(ItemSize.pageSize(Map.of("a", AttributeValue.fromS("id"), "r", AttributeValue.fromN("42"), "s", AttributeValue.fromS("y".repeat(5000))),
+				"r")).isEqualTo(5049);
+	}
+
 }

@@ -82,12 +82,19 @@ class StandaloneEngineTest {
 	}
 
 	@Test
-	void refusesAPathUntilTheJournalIsBuiltRatherThanKeepingDataInMemory() {
-		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		int status = EngineMainAccess.run(new String[] { "--port", "0", "--path", "target/engine-data" },
-				new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
-		assertThat(status).isEqualTo(2);
-		assertThat(err.toString(StandardCharsets.UTF_8)).contains("the journal behind --path is not built yet");
+	void refusesAPathItCannotKeepDataInWithStatus1() throws Exception {
+		java.nio.file.Path file = java.nio.file.Files.createTempFile("engine-data", ".txt");
+		try {
+			ByteArrayOutputStream err = new ByteArrayOutputStream();
+			int status = EngineMainAccess.run(new String[] { "--port", "0", "--path", file.toString() },
+					new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+			assertThat(status).isEqualTo(1);
+			assertThat(err.toString(StandardCharsets.UTF_8))
+				.isEqualTo("dynamodb: Cannot keep the journal in " + file + ": it is not a directory" + System.lineSeparator());
+		}
+		finally {
+			java.nio.file.Files.delete(file);
+		}
 	}
 
 	@Test
