@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param sequenceNumber its place in the shard (increasing)
  * @param oldImage the item before the write (empty for an insert)
  * @param newImage the item after it (empty for a removal)
- * @param written when DynamoDB wrote it, as the stream tells (DynamoDB Local: to the minute)
+ * @param written when DynamoDB wrote it, as the stream tells (to the second)
  */
 public record ChangeRecord(String shardId, BigInteger sequenceNumber, Optional<Map<String, AttributeValue>> oldImage,
 		Optional<Map<String, AttributeValue>> newImage, Instant written) {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and in order, paced by the client; and a server started after the event (a restart, another instance) that
  * has delivered nothing yet still replays what was written in between.
  *
- * <p>Its server is closed after the class (its own DynamoDB Local is closed then, and a cached server would go
+ * <p>Its server is closed after the class (its own DynamoDB engine is closed then, and a cached server would go
  * on reading its streams).
  */
 @DirtiesContext

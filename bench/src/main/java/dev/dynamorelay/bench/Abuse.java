@@ -329,7 +329,7 @@ final class Abuse {
 		scrapes(scrapes, scrapeBefore, scrapeAfter);
 		refusals(scrapeBefore, scrapeAfter);
 		logLines(logged);
-		// Everything here shares the machine's cores: the server, DynamoDB Local, the load and whatever else runs.
+		// Everything here shares the machine's cores: the server, the engine, the load and whatever else runs.
 		this.bench.row("abuse: the machine's load average (1 min) at the window's start / end", loadAtStart + " / "
 				+ loadAtEnd, "-", "%d cores".formatted(Runtime.getRuntime().availableProcessors()), "-", null);
 		this.figures(alone, attacked, start, end, missed);

@@ -216,6 +216,29 @@ public final class Streams implements CommitListener {
 		stream.add(new Shard(id, parentId, start, opened));
 	}
 
+	/**
+	 * Closes the open shard of every enabled stream and opens its child at once, as DynamoDB does when it rotates a
+	 * stream's shards (every few hours) or splits one: for tests of readers across a shard's end, which otherwise
+	 * wait for the configured size or age. A closed shard keeps its records; the next record of its stream goes to
+	 * the child. Not kept by the journal: a restart continues in the shards as they were before it.
+	 * @return how many shards were closed
+	 */
+	public int rollover() {
+		long millis = this.options.clock().millis();
+		int closed = 0;
+		for (Stream stream : this.enabled.values()) {
+			synchronized (stream) {
+				Shard open = stream.enabled ? stream.openShard() : null;
+				if (open != null) {
+					open.close(millis);
+					openShard(stream, open.id, millis);
+					closed++;
+				}
+			}
+		}
+		return closed;
+	}
+
 	/** Appends a record to the stream's open shard, closing it for a child first when it is full or old. */
 	private void append(Stream stream, long millis, byte kind, Payload payload) {
 		long now = this.options.clock().millis();

@@ -69,7 +69,7 @@ class LiveConfiguration {
 			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.lag().toMillis() / 1000.0)
 			.description("How far the stream readers are behind the streams' newest records: the age of the last "
 					+ "record a read found, 0 once a read finds nothing more (DynamoDB tells a record's time to the "
-					+ "second; DynamoDB Local to the minute)")
+					+ "second)")
 			.baseUnit("seconds")
 			.register(meterRegistry));
 		return live;
