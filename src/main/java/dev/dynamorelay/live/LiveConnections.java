@@ -46,6 +46,8 @@ public final class LiveConnections implements AutoCloseable {
 
 	private final LiveMeters meters;
 
+	private final LiveMemory memory;
+
 	private final ScheduledExecutorService timer;
 
 	/** By table, as DynamoDB knows it. */
@@ -56,8 +58,9 @@ public final class LiveConnections implements AutoCloseable {
 	private final Map<String, AtomicInteger> byCaller = new ConcurrentHashMap<>();
 
 	public LiveConnections(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, List<String> tables,
-			Paginator paginator, LiveSettings settings, LiveMeters meters) {
+			Paginator paginator, LiveSettings settings, LiveMeters meters, LiveMemory memory) {
 		this.streams = streams;
+		this.memory = memory;
 		this.paginator = paginator;
 		this.settings = settings;
 		this.meters = meters;
@@ -92,7 +95,8 @@ public final class LiveConnections implements AutoCloseable {
 	 * @throws BusyException when the process serves as many subscriptions as it may, or none at all
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
-	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after) {
+	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after,
+			LiveMemory.Outlet outlet) {
 		if (!this.settings.enabled()) {
 			throw new BusyException("This server instance serves no live subscriptions (dynamo-relay.live.enabled="
 					+ "false): subscribe at an instance that does.");
@@ -102,11 +106,15 @@ public final class LiveConnections implements AutoCloseable {
 			throw new IllegalStateException("no live reader of table " + query.definition().table());
 		}
 		reserve(caller);
-		LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer());
 		return Flux.<Change>create((sink) -> {
+			// Where the live reader stands before the subscriber is added: each change it gets lies behind.
+			LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer(),
+					outlet, table.reader().positions(), after);
 			subscriber.attach(sink);
+			sink.onCancel(() -> subscriber.detach(true));
 			sink.onDispose(() -> {
 				table.changes().remove(subscriber);
+				subscriber.detach(false);
 				release(caller);
 				this.meters.subscribers(query.field(), -1);
 			});
@@ -118,6 +126,11 @@ public final class LiveConnections implements AutoCloseable {
 				new Replay(table.reader(), subscriber, position, table.reader().positions()).start();
 			});
 		});
+	}
+
+	/** The bytes held for subscribers, and their bounds. */
+	public LiveMemory memory() {
+		return this.memory;
 	}
 
 	private void reserve(String caller) {

@@ -61,7 +61,7 @@ class LiveSubscriberTest {
 
 	@Test
 	void changesWaitUntilAskedForAndComeInOrder() {
-		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 8);
+		LiveSubscriber subscriber = subscriber(8, LiveMemory.unbounded());
 		Recorder recorder = new Recorder(0);
 		Flux.<Change>create(subscriber::attach).subscribe(recorder);
 		subscriber.offer(inserted("user-1", 1, 1));
@@ -76,7 +76,7 @@ class LiveSubscriberTest {
 
 	@Test
 	void aSubscriberThatFallsTooFarBehindIsDroppedWithUnavailable() {
-		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 2);
+		LiveSubscriber subscriber = subscriber(2, LiveMemory.unbounded());
 		Recorder recorder = new Recorder(0);
 		Flux.<Change>create(subscriber::attach).subscribe(recorder);
 		for (int i = 1; i <= 3; i++) {
@@ -87,6 +87,11 @@ class LiveSubscriberTest {
 			.hasMessageContaining("after");
 		subscriber.offer(inserted("user-1", 9, 9));
 		assertThat(recorder.received).isEmpty();
+	}
+
+	private LiveSubscriber subscriber(int buffer, LiveMemory memory) {
+		return new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, buffer,
+				new LiveMemory.Outlet(memory.connection(), "1"), Map.of("shard", BigInteger.ZERO), Optional.empty());
 	}
 
 	private static ChangeRecord inserted(String userId, long purchasedAt, long sequence) {
