@@ -54,6 +54,8 @@ class ChangeBufferTest {
 		assertThat(position.eventId()).matches("[A-Za-z0-9_-]+");
 		assertThat(StreamPosition.of("not-an-event")).isEmpty();
 		assertThat(StreamPosition.of("ZTF8YXxiYWQ")).isEmpty();
+		// No record has sequence number 0.
+		assertThat(StreamPosition.of(new StreamPosition("shard", BigInteger.ZERO).eventId())).isEmpty();
 		assertThat(StreamPosition.sequence(new BigInteger("6060"))).isEqualTo("000000000000000006060");
 	}
 

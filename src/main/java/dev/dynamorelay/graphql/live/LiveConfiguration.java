@@ -147,6 +147,7 @@ class LiveConfiguration {
 	@Bean
 	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
 			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, LiveProperties liveProperties) {
+		WebSocketSessionGone.install();
 		@SuppressWarnings("unchecked")
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),

@@ -105,7 +105,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 				tooBig(session);
 				return;
 			}
-			super.handleTextMessage(session, message);
+			handle(session, message);
 			return;
 		}
 		if (parts == null) {
@@ -134,8 +134,25 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		parts.text.append(message.getPayload());
 		if (message.isLast()) {
 			discard(id);
-			super.handleTextMessage(session, new TextMessage(parts.text));
+			handle(session, new TextMessage(parts.text));
 		}
+	}
+
+	/**
+	 * Hands a whole message to Spring GraphQL's handler once it is a graphql-transport-ws message it can take: one
+	 * it cannot read (not JSON, too deeply nested, an unknown {@code type}, a {@code payload} or its
+	 * {@code variables} of another type) closes the session with 4400 (Bad Request), as the protocol has it,
+	 * instead of the handler's failure (close 1011 and an ERROR with a stack trace).
+	 */
+	private void handle(WebSocketSession session, TextMessage message) throws Exception {
+		String invalid = GraphQlWsMessages.invalid(this.json, message.getPayload());
+		if (invalid != null) {
+			ErrorResponses.refusal("message-invalid");
+			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), invalid);
+			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(invalid)));
+			return;
+		}
+		super.handleTextMessage(session, message);
 	}
 
 	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */
