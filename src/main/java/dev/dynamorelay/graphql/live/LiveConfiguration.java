@@ -51,7 +51,7 @@ class LiveConfiguration {
 
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
-			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties,
+			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties, FairShare fairShare,
 			ObjectProvider<LiveMeters> meters, ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry)
 			throws Exception {
 		List<String> read = tables.declarations()
@@ -66,7 +66,7 @@ class LiveConfiguration {
 		}
 		LiveMemory memory = properties.memory();
 		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
-				meters.getIfAvailable(() -> LiveMeters.NONE), memory);
+				meters.getIfAvailable(() -> LiveMeters.NONE), memory, fairShare);
 		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
 			.builder("dynamorelay.live.pending", memory, LiveMemory::held)
 			.description("Bytes of changes waiting to be sent to subscribers: in their buffers, and handed to the "

@@ -32,6 +32,9 @@ import dev.dynamorelay.live.LiveSettings;
  * @param maxPendingBytesPerConnection the bytes of changes all subscriptions of one connection (a WebSocket; an SSE
  * stream carries one subscription) may have waiting to be sent, counted as for one subscription: beyond, the
  * connection's subscription with the most bytes waiting is dropped, as there
+ * @param maxReplayReads the most reads of the tables' streams (GetShardIterator, GetRecords) that resuming
+ * subscriptions make at once, all of them together; resumes in one stretch of a shard share one reading of it,
+ * and the reads take their places in the fair share of DynamoDB's calls as one request's
  * @param sendTimeout how long a write to a WebSocket client may wait for the client to read: a client that reads
  * nothing for so long is disconnected (close 1013, which graphql-ws clients retry)
  * @param enabled whether this process serves the schema's live connections: false reads no stream and refuses
@@ -43,10 +46,11 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 		@DefaultValue("10000") int maxSubscriptions, @DefaultValue("100") int maxSubscriptionsPerCaller,
 		@DefaultValue("256") int buffer, @DefaultValue("4MB") DataSize maxPendingBytesPerSubscription,
 		@DefaultValue("16MB") DataSize maxPendingBytesPerConnection, DataSize maxPendingBytes,
-		@DefaultValue("10s") Duration sendTimeout, @DefaultValue("true") boolean enabled) {
+		@DefaultValue("2") int maxReplayReads, @DefaultValue("10s") Duration sendTimeout,
+		@DefaultValue("true") boolean enabled) {
 
 	public LiveProperties {
-		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1) {
+		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1 || maxReplayReads < 1) {
 			throw new IllegalArgumentException("dynamo-relay.live limits must be at least 1");
 		}
 		if (sendTimeout.isNegative() || sendTimeout.isZero()) {
@@ -70,7 +74,7 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 	/** What the live engine takes of these. */
 	public LiveSettings settings() {
 		return new LiveSettings(this.pollInterval, this.idlePollInterval, this.maxSubscriptions,
-				this.maxSubscriptionsPerCaller, this.buffer, this.enabled);
+				this.maxSubscriptionsPerCaller, this.buffer, this.maxReplayReads, this.enabled);
 	}
 
 }
