@@ -103,6 +103,96 @@ class LiveTransportsIT extends IntegrationTest {
 		}
 	}
 
+	/**
+	 * Clients of Server-Sent Events that stop reading (more of them than the server has processors) hold up no
+	 * other subscriber: each stream is written on a thread of its own, and waits in its subscriber's buffer,
+	 * bounded in bytes (Spring GraphQL's writer wrote on the Reactor threads every subscription shares, each write
+	 * to a client that reads nothing waiting up to Tomcat's 10 s).
+	 */
+	@Test
+	void serverSentEventsClientsThatStopReadingHoldUpNoOtherSubscriber() throws Exception {
+		String slow = this.fixtures.buyer("sse-slow");
+		String other = this.fixtures.buyer("sse-other");
+		int streams = Runtime.getRuntime().availableProcessors() + 2;
+		List<java.net.Socket> sockets = new java.util.ArrayList<>();
+		try (Subscriber subscriber = new Subscriber(this.port, null, LiveConnectionsIT.CHANGES, Map.of("userId", other))) {
+			byte[] body = JSON.writeValueAsBytes(Map.of("query",
+					"subscription($u: String!) { purchaseChanges(userId: $u) { edge { node { product } } } }", "variables",
+					Map.of("u", slow)));
+			for (int i = 0; i < streams; i++) {
+				java.net.Socket socket = new java.net.Socket();
+				socket.setReceiveBufferSize(4096);
+				socket.connect(new java.net.InetSocketAddress("127.0.0.1", this.port), 5_000);
+				socket.getOutputStream().write(("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+						+ "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+					.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+				socket.getOutputStream().write(body);
+				socket.getOutputStream().flush();
+				sockets.add(socket);
+			}
+			// They read nothing: 24 changes of 300 KB are more than their sockets hold, and the server's writes wait.
+			Thread.sleep(1_000);
+			long at = 1_760_006_000_000L;
+			for (int i = 0; i < 24; i++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(slow, at + i, "books", "1", "s".repeat(300_000))));
+			}
+			Thread.sleep(1_000);
+			Map<String, Object> change = null;
+			for (int attempt = 0; attempt < 3 && change == null; attempt++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(other, at + attempt, "books", "7")));
+				org.springframework.graphql.client.ClientGraphQlResponse response = subscriber.response(Duration.ofSeconds(5));
+				change = (response != null) ? response.field("purchaseChanges").getValue() : null;
+			}
+			assertThat(change).as("the other subscriber's change, within 5 s").isNotNull();
+		}
+		finally {
+			for (java.net.Socket socket : sockets) {
+				socket.close();
+			}
+		}
+	}
+
+	/**
+	 * A server that stops while Server-Sent Events streams are open whose clients had gone writes no ERROR (Spring
+	 * GraphQL's writer logged "Unresolved IllegalStateException: The response object has been recycled", and
+	 * Reactor "Operator called default onErrorDropped").
+	 */
+	@Test
+	void aServerThatStopsUnderStreamsWhoseClientsHaveGoneLogsNoError() throws Exception {
+		ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+			.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+		logged.start();
+		try (ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class)
+			.run("--server.port=0", "--dynamo-relay.sample-data.enabled=false",
+					"--spring.lifecycle.timeout-per-shutdown-phase=1s", "--spring.graphql.http.sse.keep-alive=3s")) {
+			int port = ((WebServerApplicationContext) server).getWebServer().getPort();
+			HttpClient client = HttpClient.newHttpClient();
+			for (int i = 0; i < 3; i++) {
+				HttpResponse<java.io.InputStream> response = client.send(HttpRequest
+					.newBuilder(URI.create("http://127.0.0.1:" + port + "/graphql"))
+					.header("Content-Type", "application/json")
+					.header("Accept", "text/event-stream")
+					.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
+							"subscription { purchaseChanges(userId: \"gone-" + i + "\") { kind } }"))))
+					.build(), HttpResponse.BodyHandlers.ofInputStream());
+				assertThat(response.statusCode()).isEqualTo(200);
+				response.body().close();
+			}
+			root.addAppender(logged);
+			server.close();
+			// The streams' first keep-alive comes once the server is closed (their clients gone unnoticed till then).
+			Thread.sleep(5_000);
+		}
+		finally {
+			root.detachAppender(logged);
+		}
+		assertThat(logged.list).as("ERROR lines")
+			.filteredOn((event) -> event.getLevel() == ch.qos.logback.classic.Level.ERROR)
+			.extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+			.isEmpty();
+	}
+
 	/** The data of the next {@code event: next}, or null within {@code timeout}. */
 	private static String dataOfNext(BlockingQueue<String> lines, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
