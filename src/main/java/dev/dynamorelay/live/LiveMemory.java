@@ -30,6 +30,15 @@ import java.util.Set;
  */
 public final class LiveMemory {
 
+	/**
+	 * The attribute (of a request, or of a WebSocket session, whose requests carry its attributes) in which a
+	 * transport leaves the {@link Connection} its subscriptions' messages go on.
+	 */
+	public static final String CONNECTION_ATTRIBUTE = Connection.class.getName();
+
+	/** The id of the one subscription of a connection that carries one (a Server-Sent Events stream). */
+	public static final String ONLY_SUBSCRIPTION = "stream";
+
 	/** The most bytes of serialized messages handed to one connection's transport and not yet written. */
 	public static final long SEND_WINDOW = 256 * 1024;
 

@@ -27,13 +27,10 @@ import dev.dynamorelay.live.LiveMemory;
  * instead, with the codes, {@code extensions.dynamodb} and everything else of a JSON answer.
  *
  * <p>Each stream is a connection of its own in the live subscribers' memory (its request's
- * {@link #CONNECTION} attribute, which {@code LiveOutlets} ties its subscription to), and is written by
+ * {@link LiveMemory#CONNECTION_ATTRIBUTE} attribute, which {@code LiveOutlets} ties its subscription to), and is written by
  * {@link SseStream}: one result at a time, on a writer thread of its own.
  */
 class QueriesOverSse extends GraphQlSseHandler {
-
-	/** The request attribute the stream's connection is left in, as {@code LiveOutlets} reads it. */
-	static final String CONNECTION = LiveMemory.Connection.class.getName();
 
 	private final LiveMemory memory;
 
@@ -50,13 +47,13 @@ class QueriesOverSse extends GraphQlSseHandler {
 
 	@Override
 	public ServerResponse handleRequest(ServerRequest request) throws ServletException {
-		request.attributes().put(CONNECTION, this.memory.connection());
+		request.attributes().put(LiveMemory.CONNECTION_ATTRIBUTE, this.memory.connection());
 		return super.handleRequest(request);
 	}
 
 	@Override
 	protected ServerResponse prepareResponse(ServerRequest request, Mono<WebGraphQlResponse> response) {
-		LiveMemory.Connection connection = (LiveMemory.Connection) request.attributes().get(CONNECTION);
+		LiveMemory.Connection connection = (LiveMemory.Connection) request.attributes().get(LiveMemory.CONNECTION_ATTRIBUTE);
 		@SuppressWarnings("unchecked")
 		Flux<Map<String, Object>> results = response.map(QueriesOverSse::asStream)
 			.flatMapMany((stream) -> Flux.from((Publisher<ExecutionResult>) stream.getData()))

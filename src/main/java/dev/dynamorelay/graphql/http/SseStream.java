@@ -30,7 +30,7 @@ import dev.dynamorelay.live.LiveMemory;
  * slowly or not at all holds nothing but its own stream:
  * <ul>
  * <li>it asks for one result at a time, and for the next once the last is written to the socket, telling the
- * stream's {@link LiveMemory.Connection} so ({@link #STREAM}): what waits meanwhile waits in the subscriber's
+ * stream's {@link LiveMemory.Connection} so ({@link LiveMemory#ONLY_SUBSCRIPTION}): what waits meanwhile waits in the subscriber's
  * buffer, counted and bounded in bytes (Spring GraphQL's writer asks for everything at once);</li>
  * <li>it writes on a thread of a pool of its own ({@link #WRITERS}), serially per stream: a write waits for its
  * client (up to Tomcat's write timeout) on that thread, never on one that serves others' changes (Spring
@@ -44,9 +44,6 @@ import dev.dynamorelay.live.LiveMemory;
 final class SseStream extends BaseSubscriber<Map<String, Object>> {
 
 	private static final Logger logger = LoggerFactory.getLogger(SseStream.class);
-
-	/** The subscription id of a stream's one subscription, as {@code LiveOutlets} knows it. */
-	static final String STREAM = "stream";
 
 	/**
 	 * The streams' writers: a thread for each stream that is writing now (a stream that waits for its next result
@@ -90,7 +87,7 @@ final class SseStream extends BaseSubscriber<Map<String, Object>> {
 	protected void hookOnNext(Map<String, Object> result) {
 		run(() -> {
 			if (write("next", result)) {
-				this.connection.written(STREAM);
+				this.connection.written(LiveMemory.ONLY_SUBSCRIPTION);
 				request(1);
 			}
 		});

@@ -15,7 +15,7 @@ import reactor.core.publisher.Mono;
 import dev.dynamorelay.live.LiveMemory;
 
 /**
- * Ties a subscription to the connection its transport left in the request's attributes ({@link #CONNECTION}: a
+ * Ties a subscription to the connection its transport left in the request's attributes ({@link LiveMemory#CONNECTION_ATTRIBUTE}: a
  * WebSocket session's, or a Server-Sent Events stream's): the execution's context gets its
  * {@link LiveMemory.Outlet}, where its subscriber's bytes are counted, and each of its results is measured as it
  * leaves for the transport, so that what waits there is counted by its serialized size (a field selected under
@@ -24,18 +24,12 @@ import dev.dynamorelay.live.LiveMemory;
  */
 class LiveOutlets implements WebGraphQlInterceptor {
 
-	/** The request attribute holding the transport connection's {@link LiveMemory.Connection}. */
-	static final String CONNECTION = LiveMemory.Connection.class.getName();
-
-	/** The id of the one subscription of a Server-Sent Events stream. */
-	static final String STREAM = "stream";
-
 	@Override
 	public Mono<WebGraphQlResponse> intercept(WebGraphQlRequest request, Chain chain) {
-		if (!(request.getAttributes().get(CONNECTION) instanceof LiveMemory.Connection connection)) {
+		if (!(request.getAttributes().get(LiveMemory.CONNECTION_ATTRIBUTE) instanceof LiveMemory.Connection connection)) {
 			return chain.next(request);
 		}
-		String id = (request instanceof WebSocketGraphQlRequest socket) ? socket.getId() : STREAM;
+		String id = (request instanceof WebSocketGraphQlRequest socket) ? socket.getId() : LiveMemory.ONLY_SUBSCRIPTION;
 		LiveMemory.Outlet outlet = new LiveMemory.Outlet(connection, id);
 		request.configureExecutionInput((input, builder) -> {
 			input.getGraphQLContext().put(LiveMemory.Outlet.class, outlet);

@@ -202,7 +202,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	/**
-	 * Gives the session its account of subscribers' bytes ({@link LiveOutlets#CONNECTION}, among its attributes,
+	 * Gives the session its account of subscribers' bytes ({@link LiveMemory#CONNECTION_ATTRIBUTE}, among its attributes,
 	 * which its requests carry) and hands Spring GraphQL's handler the session as {@link SendingSession}, which
 	 * tells that account what was written.
 	 */
@@ -215,7 +215,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			}
 		}
 		SendingSession session = new SendingSession(raw, this.memory.connection(), this.json);
-		raw.getAttributes().put(LiveOutlets.CONNECTION, session.connection());
+		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, session.connection());
 		this.sessions.put(session.getId(), session);
 		super.afterConnectionEstablished(session);
 	}
@@ -225,7 +225,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		this.sessions.remove(session.getId());
 		discard(session.getId());
 		super.afterConnectionClosed(session, status);
-		if (session.getAttributes().get(LiveOutlets.CONNECTION) instanceof LiveMemory.Connection connection) {
+		if (session.getAttributes().get(LiveMemory.CONNECTION_ATTRIBUTE) instanceof LiveMemory.Connection connection) {
 			connection.close();
 		}
 	}
