@@ -68,12 +68,14 @@ public final class LiveConnections implements AutoCloseable {
 		this.timer = timer;
 		// Every resume's reads, of every table: at most so many at once, and one request's share among requests'.
 		CallLimiter replayCalls = new CallLimiter(settings.maxReplayReads(), fairShare);
+		ReplayPace replayPace = new ReplayPace(settings.replayRate());
 		// Switched off, the process reads no stream (and so is none of a shard's two readers).
 		for (String table : settings.enabled() ? tables : List.<String>of()) {
 			TableChanges changes = new TableChanges();
 			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, changes::wanted, meters,
 					changes);
-			this.tables.put(table, new Table(reader, changes, new Replays(streams, reader, replayCalls, this.timer, meters)));
+			this.tables.put(table, new Table(reader, changes, new Replays(streams, reader, replayCalls, replayPace,
+					this.timer, meters)));
 		}
 	}
 

@@ -103,32 +103,45 @@ final class LiveSubscriber {
 		drain();
 	}
 
-	/**
-	 * A record read again for a resuming subscriber; false, and nothing taken, while as many replayed changes as
-	 * the buffer holds, or as many bytes as the memory allows, wait to be sent (offer it again later).
-	 */
-	boolean replay(ChangeRecord record) {
+	/** What a record read again for a resuming subscriber did. */
+	enum Replayed {
+
+		/** A change of it, waiting to be sent. */
+		TAKEN,
+
+		/** No change of it (or it ended): passed. */
+		PASSED,
+
+		/** Nothing taken: as many replayed changes as the buffer holds, or as many bytes as allowed, wait. */
+		FULL
+
+	}
+
+	/** A record read again for a resuming subscriber; {@link Replayed#FULL}: offer it again later. */
+	Replayed replay(ChangeRecord record) {
 		var change = this.query.change(record, this.paginator);
+		Replayed replayed = Replayed.PASSED;
 		if (change.isPresent()) {
 			synchronized (this.buffer) {
 				if (this.replayed.size() >= this.buffer.capacity()) {
-					return false;
+					return Replayed.FULL;
 				}
 			}
 			long bytes = bytes(record, change.get());
 			LiveMemory.Take take = this.account.take(bytes, true);
 			if (take == LiveMemory.Take.PAUSE) {
-				return false;
+				return Replayed.FULL;
 			}
 			if (take == LiveMemory.Take.TAKEN) {
 				synchronized (this.buffer) {
 					this.replayed.add(new ChangeBuffer.Waiting(change.get(), bytes));
 				}
+				replayed = Replayed.TAKEN;
 			}
 		}
 		this.replayedUpTo.merge(record.shardId(), record.sequenceNumber(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 		drain();
-		return true;
+		return replayed;
 	}
 
 	/** Whether a replayed change would find room now: fewer than the buffer holds wait. */

@@ -39,7 +39,9 @@ import dev.dynamorelay.error.InvalidCursorException;
  * full leaves the lap for the next one, and the others go on (when none has room, the lap waits as long as it
  * takes). All reads go through one
  * {@link CallLimiter} for the process: at most so many at once ({@code dynamo-relay.live.max-replay-reads}), and
- * in the fair share of DynamoDB's calls together, as one request, so that other callers' pages go first.
+ * in the fair share of DynamoDB's calls together, as one request, so that other callers' pages go first; and the
+ * changes they hand on take their pace from one {@link ReplayPace} for the process
+ * ({@code dynamo-relay.live.replay-rate}), so that catching up takes a bounded share of the processors.
  *
  * <p>An event is checked before its subscriber rides anything: DynamoDB must know its shard and give an iterator
  * at its sequence number; an event it does not know ends only its own subscriber, with {@code INVALID_CURSOR}.
@@ -71,6 +73,9 @@ final class Replays {
 
 	private final LiveMeters meters;
 
+	/** The changes all resumes hand on per second. */
+	private final ReplayPace pace;
+
 	/** Each shard's reading, while it has riders or riders waiting. Guarded by this. */
 	private final Map<String, Lap> laps = new HashMap<>();
 
@@ -79,9 +84,10 @@ final class Replays {
 
 	private long listedAt;
 
-	Replays(DynamoDbStreamsAsyncClient streams, StreamReader reader, CallLimiter calls, ScheduledExecutorService timer,
-			LiveMeters meters) {
+	Replays(DynamoDbStreamsAsyncClient streams, StreamReader reader, CallLimiter calls, ReplayPace pace,
+			ScheduledExecutorService timer, LiveMeters meters) {
 		this.streams = streams;
+		this.pace = pace;
 		this.reader = reader;
 		this.calls = calls;
 		this.timer = timer;
@@ -314,17 +320,27 @@ final class Replays {
 					needing.removeAll(full);
 				}
 				this.waitingSince = 0;
+				int handed = 0;
 				for (Seat seat : needing) {
-					if (seat.rider.subscriber.replay(record)) {
-						seat.from = record.sequenceNumber();
+					LiveSubscriber.Replayed replayed = seat.rider.subscriber.replay(record);
+					if (replayed == LiveSubscriber.Replayed.FULL) {
+						full.add(seat);
 					}
 					else {
-						full.add(seat);
+						seat.from = record.sequenceNumber();
+						handed += (replayed == LiveSubscriber.Replayed.TAKEN) ? 1 : 0;
 					}
 				}
 				synchronized (Replays.this) {
 					this.riding.removeAll(full);
 					this.waiting.addAll(full);
+				}
+				long wait = (handed > 0) ? Replays.this.pace.take(handed, System.nanoTime()) : 0;
+				if (wait > 0) {
+					// Past the resumes' pace: the next record after what this one took is paid for.
+					int next = i + 1;
+					Replays.this.timer.schedule(() -> hand(page, next), wait, TimeUnit.NANOSECONDS);
+					return;
 				}
 			}
 			String next = page.nextShardIterator();

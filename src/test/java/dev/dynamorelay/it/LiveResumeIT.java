@@ -185,6 +185,60 @@ class LiveResumeIT extends IntegrationTest {
 		}
 	}
 
+	/**
+	 * Resumes hand on their changes at {@code dynamo-relay.live.replay-rate}, all of them together (issue 31,
+	 * finding 2: what catching up costs is each change judged, made into a message and sent, so 100 resumes took
+	 * both processors): two subscriptions resuming after one event with 150 changes behind it, on a server that
+	 * hands on 100 a second, receive their 300 changes whole and in order, and no sooner than the rate allows
+	 * after the tenth of a second's worth that passes at once. Without the pace they arrived within a fraction of
+	 * that.
+	 */
+	@Test
+	void resumesTogetherHandOnTheirChangesAtTheReplayRate() throws Exception {
+		String userId = this.fixtures.buyer("paced");
+		long at = 1_760_006_000_000L;
+		int behind = 150;
+		int rate = 100;
+		String first = firstEvent(this.port, userId, at);
+		List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> purchases = new ArrayList<>();
+		for (int i = 1; i <= behind; i++) {
+			purchases.add(Fixtures.purchase(userId, at + i, "books", Integer.toString(i)));
+		}
+		this.fixtures.putPurchases(purchases);
+		// A server of its own, started after the writes: all of them lie behind its reader.
+		try (ConfigurableApplicationContext paced = new SpringApplicationBuilder(DynamoRelayApplication.class)
+			.properties("server.port=0", "dynamo-relay.dynamodb.endpoint=" + DYNAMODB.endpoint(),
+					"dynamo-relay.cursor.secret=resume-secret", "dynamo-relay.sample-data.enabled=false",
+					"dynamo-relay.live.replay-rate=" + rate)
+			.run()) {
+			int port = Integer.parseInt(paced.getEnvironment().getProperty("local.server.port"));
+			try (RawWebSocket socket = RawWebSocket.open(port, 1 << 20, null)) {
+				long started = System.nanoTime();
+				socket.send(RawWebSocket.subscribe("a", LiveConnectionsIT.CHANGES, Map.of("userId", userId, "after", first)));
+				socket.send(RawWebSocket.subscribe("b", LiveConnectionsIT.CHANGES, Map.of("userId", userId, "after", first)));
+				Map<String, List<Double>> amounts = new java.util.HashMap<>();
+				for (int received = 0; received < 2 * behind; received++) {
+					tools.jackson.databind.JsonNode message = socket.next(WITHIN);
+					assertThat(message).as("change %d of %d (closed %s)", received + 1, 2 * behind, socket.closeCode())
+						.isNotNull();
+					assertThat(message.path("type").asString()).as(message.toString()).isEqualTo("next");
+					amounts.computeIfAbsent(message.path("id").asString(), (id) -> new ArrayList<>())
+						.add(message.path("payload").path("data").path("purchaseChanges").path("edge").path("node")
+							.path("amount")
+							.asDouble());
+				}
+				Duration took = Duration.ofNanos(System.nanoTime() - started);
+				List<Double> all = java.util.stream.IntStream.rangeClosed(1, behind).mapToObj((i) -> (double) i).toList();
+				assertThat(amounts.get("a")).containsExactlyElementsOf(all);
+				assertThat(amounts.get("b")).containsExactlyElementsOf(all);
+				// A tenth of a second's worth (10) passes at once; the last record's two changes are handed on once the
+				// 298 before them are paid for: (298 - 10) / 100 s after the first.
+				assertThat(took).as("300 changes at 100 a second")
+					.isGreaterThanOrEqualTo(Duration.ofMillis((2L * behind - 2 - rate / 10) * 1000 / rate));
+			}
+		}
+	}
+
 	private double recordsRead() {
 		io.micrometer.core.instrument.Counter counter = this.meterRegistry.find("dynamorelay.live.records.read").counter();
 		return (counter != null) ? counter.count() : 0;

@@ -35,6 +35,9 @@ import dev.dynamorelay.live.LiveSettings;
  * @param maxReplayReads the most reads of the tables' streams (GetShardIterator, GetRecords) that resuming
  * subscriptions make at once, all of them together; resumes in one stretch of a shard share one reading of it,
  * and the reads take their places in the fair share of DynamoDB's calls as one request's
+ * @param replayRate the changes that resuming subscriptions are handed per second, all of them together (what
+ * catching up costs is judging each change, making it a message and sending it: this bounds its share of the
+ * processors, so that other callers' requests keep their pace)
  * @param sendTimeout how long a write to a WebSocket client may wait for the client to read: a client that reads
  * nothing for so long is disconnected (close 1013, which graphql-ws clients retry)
  * @param enabled whether this process serves the schema's live connections: false reads no stream and refuses
@@ -46,11 +49,13 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 		@DefaultValue("10000") int maxSubscriptions, @DefaultValue("100") int maxSubscriptionsPerCaller,
 		@DefaultValue("256") int buffer, @DefaultValue("4MB") DataSize maxPendingBytesPerSubscription,
 		@DefaultValue("16MB") DataSize maxPendingBytesPerConnection, DataSize maxPendingBytes,
-		@DefaultValue("2") int maxReplayReads, @DefaultValue("10s") Duration sendTimeout,
+		@DefaultValue("2") int maxReplayReads, @DefaultValue("2000") int replayRate,
+		@DefaultValue("10s") Duration sendTimeout,
 		@DefaultValue("true") boolean enabled) {
 
 	public LiveProperties {
-		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1 || maxReplayReads < 1) {
+		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1 || maxReplayReads < 1
+				|| replayRate < 1) {
 			throw new IllegalArgumentException("dynamo-relay.live limits must be at least 1");
 		}
 		if (sendTimeout.isNegative() || sendTimeout.isZero()) {
@@ -74,7 +79,7 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 	/** What the live engine takes of these. */
 	public LiveSettings settings() {
 		return new LiveSettings(this.pollInterval, this.idlePollInterval, this.maxSubscriptions,
-				this.maxSubscriptionsPerCaller, this.buffer, this.maxReplayReads, this.enabled);
+				this.maxSubscriptionsPerCaller, this.buffer, this.maxReplayReads, this.replayRate, this.enabled);
 	}
 
 }
