@@ -56,6 +56,12 @@ final class LiveSubscriber {
 	/** The changes read again for a resuming subscriber, sent before the live ones. Guarded by the buffer. */
 	private final ArrayDeque<ChangeBuffer.Waiting> replayed = new ArrayDeque<>();
 
+	/**
+	 * The first change handed to the transport, if any: while none is written, where it resumes is before it (a
+	 * subscriber ended to make room may have handed on all it had meanwhile). Guarded by the buffer.
+	 */
+	private Change firstHandedOn;
+
 	/** The last sequence number read again, by shard: a live change at or before it was sent already. */
 	private final Map<String, BigInteger> replayedUpTo = new ConcurrentHashMap<>();
 
@@ -217,7 +223,7 @@ final class LiveSubscriber {
 	 * The failure of a subscriber dropped as too far behind: where it resumes is the last change its transport
 	 * wrote to the socket (changes handed on and not yet written may still arrive before the failure: resuming
 	 * sends them again, never skips one); before any, the event it resumed after, or where the live reader stood
-	 * in the shard of the first change it missed when it subscribed.
+	 * when it subscribed in the shard of the first change it was handed (none: of the first it missed).
 	 */
 	private FellBehindException behind(String why, Change offered) {
 		StreamPosition resume = this.account.lastWritten();
@@ -228,7 +234,8 @@ final class LiveSubscriber {
 			Change missed;
 			synchronized (this.buffer) {
 				ChangeBuffer.Waiting replay = this.replayed.peek();
-				missed = (replay != null) ? replay.change() : this.buffer.peek();
+				missed = (this.firstHandedOn != null) ? this.firstHandedOn
+						: (replay != null) ? replay.change() : this.buffer.peek();
 			}
 			missed = (missed != null) ? missed : offered;
 			if (missed != null) {
@@ -318,6 +325,9 @@ final class LiveSubscriber {
 						skipped += next.bytes();
 						next = null;
 					}
+				}
+				if (next != null && this.firstHandedOn == null) {
+					this.firstHandedOn = next.change();
 				}
 				return next;
 			}
