@@ -49,9 +49,20 @@ public final class RawWebSocket implements AutoCloseable {
 	 * round it), without {@code connection_init}.
 	 */
 	public static RawWebSocket connect(int port, int receiveBuffer) {
+		return connect(null, port, receiveBuffer);
+	}
+
+	/**
+	 * The same from {@code local} (an address of the loopback such as 127.0.0.2, null for any): the server counts
+	 * anonymous callers by their address.
+	 */
+	public static RawWebSocket connect(String local, int port, int receiveBuffer) {
 		try {
 			Socket socket = new Socket();
 			socket.setReceiveBufferSize(receiveBuffer);
+			if (local != null) {
+				socket.bind(new InetSocketAddress(local, 0));
+			}
 			socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
 			RawWebSocket client = new RawWebSocket(socket);
 			byte[] nonce = new byte[16];
@@ -75,7 +86,12 @@ public final class RawWebSocket implements AutoCloseable {
 
 	/** Opens one and sends {@code connection_init} with {@code token} (null: none), and waits for its ack. */
 	public static RawWebSocket open(int port, int receiveBuffer, String token) {
-		RawWebSocket client = connect(port, receiveBuffer);
+		return open(null, port, receiveBuffer, token);
+	}
+
+	/** The same from {@code local}, as {@link #connect(String, int, int)}. */
+	public static RawWebSocket open(String local, int port, int receiveBuffer, String token) {
+		RawWebSocket client = connect(local, port, receiveBuffer);
 		client.send(JSON.writeValueAsString((token != null)
 				? Map.of("type", "connection_init", "payload", Map.of("Authorization", "Bearer " + token))
 				: Map.of("type", "connection_init")));
@@ -148,6 +164,14 @@ public final class RawWebSocket implements AutoCloseable {
 			}
 			return message;
 		}
+	}
+
+	/**
+	 * The next text message as it came (pings too, unanswered), or null within {@code timeout}: for a client that
+	 * counts many messages without parsing them.
+	 */
+	public String nextText(Duration timeout) {
+		return text(System.nanoTime() + timeout.toNanos());
 	}
 
 	/** The next text message whole, or null once the deadline passed or the connection closed. */

@@ -162,6 +162,9 @@ final class Abuse {
 
 	private final int attackThreads = Integer.parseInt(env("BENCH_ABUSE_THREADS", "4"));
 
+	/** How long the normal page is measured beside the live section's resumes alone. */
+	private final Duration resumeWindow = Duration.ofSeconds(Long.parseLong(env("BENCH_ABUSE_RESUME_SECONDS", "60")));
+
 	/** {@code dynamo-relay.dynamodb.timeout}: the deadline of a request's reads. */
 	private final Duration deadline = serverDuration("dynamo-relay.dynamodb.timeout", "5s");
 
@@ -252,6 +255,9 @@ final class Abuse {
 		// its operation names (up to 100, with their timers) fills within seconds of the first attacks and stays:
 		// read before them, and again after a first round of them, so that start and end compare what a server
 		// that has met such traffic holds.
+		// The live attacks' own set-up (issue 31: a client that stops reading, resumes), kept apart: LiveAbuse.
+		LiveAbuse liveAbuse = new LiveAbuse(this.bench, this.pid, this.port, this.managementPort);
+		liveAbuse.prepare();
 		Memory before = memory("before");
 		System.out.printf("Abuse: a first round of the attacks, %d s ...%n", FIRST_ROUND.toSeconds());
 		Attacks first = attack();
@@ -273,6 +279,7 @@ final class Abuse {
 		long started = System.nanoTime();
 		this.windowStart = started;
 		Attacks attacks = attack();
+		LiveAbuse.Running liveAttacks = liveAbuse.start(true, true);
 		ExecutorService side = Executors.newFixedThreadPool(3);
 		long probeStart = System.nanoTime();
 		int probeSeconds = (int) this.window.toSeconds() + 2;
@@ -288,6 +295,7 @@ final class Abuse {
 		Thread.sleep(2_000);
 		Normal attacked = normal(bodies, this.window, beside);
 		stop(attacks);
+		liveAbuse.stop(liveAttacks);
 		double attackSeconds = (System.nanoTime() - started) / 1e9;
 		String loadAtEnd = loadAverage();
 		boolean[] live = liveness.get(10, TimeUnit.SECONDS);
@@ -303,6 +311,11 @@ final class Abuse {
 		Normal again = normal(bodies, AFTER, null);
 
 		report(alone, attacked, again, attackSeconds);
+		liveAbuse.report();
+		liveAbuse.resumesAlone((duration) -> {
+			Normal resuming = normal(bodies, duration, null);
+			return new double[] { resuming.p(50), resuming.p(99), resuming.failed() };
+		}, alone.p(50), this.resumeWindow);
 		memory(before, start, this.middle, end);
 		int missed = 0;
 		List<String> when = new ArrayList<>();
