@@ -19,6 +19,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public record ChangeRecord(String shardId, BigInteger sequenceNumber, Optional<Map<String, AttributeValue>> oldImage,
 		Optional<Map<String, AttributeValue>> newImage, Instant written) {
 
+	/** A record of shard {@code shardId} as the stream's reader read it. */
+	static ChangeRecord of(String shardId, software.amazon.awssdk.services.dynamodb.model.Record record) {
+		var change = record.dynamodb();
+		return new ChangeRecord(shardId, new BigInteger(change.sequenceNumber()),
+				change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
+				change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
+				(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime() : Instant.now());
+	}
+
 	/** The change's position in the stream, as a client resumes after it. */
 	public StreamPosition position() {
 		return new StreamPosition(this.shardId, this.sequenceNumber);

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -266,13 +265,8 @@ final class StreamReader {
 				return;
 			}
 			this.last = sequence;
-			var change = record.dynamodb();
-			Instant written = (change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
-					: Instant.now();
 			try {
-				StreamReader.this.listener.accept(new ChangeRecord(this.shardId, sequence,
-						change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
-						change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(), written));
+				StreamReader.this.listener.accept(ChangeRecord.of(this.shardId, record));
 			}
 			catch (RuntimeException ex) {
 				logger.error("Routing a change of {} failed", StreamReader.this.table, ex);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 
 import com.nimbusds.jose.JOSEException;
@@ -44,6 +45,12 @@ final class Tokens {
 	static void configure(DynamicPropertyRegistry registry) {
 		registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location", () -> PUBLIC_KEY.toUri().toString());
 		registry.add("spring.security.oauth2.resourceserver.jwt.audiences", () -> AUDIENCE);
+	}
+
+	/** The same as command-line arguments, for a server in a JVM of its own. */
+	static List<String> arguments() {
+		return List.of("--spring.security.oauth2.resourceserver.jwt.public-key-location=" + PUBLIC_KEY.toUri(),
+				"--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE);
 	}
 
 	/** A valid token for {@code subject} with {@code claims} besides. */

@@ -25,6 +25,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.graphql.document.PersistedQueryProperties;
+import dev.dynamorelay.live.LiveConnections;
 
 /**
  * The GraphQL endpoint's HTTP routes beside Spring Boot's POST route: GET (through
@@ -62,14 +63,14 @@ class GraphQlHttpConfiguration {
 	}
 
 	/**
-	 * Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}), and no ERROR for a
-	 * client that hung up ({@link SseClientGone}).
+	 * Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}), each stream written
+	 * by {@link SseStream} (bounded, on its own writer, no ERROR for a client that hung up).
 	 */
 	@Bean
-	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties) {
-		SseClientGone.install();
+	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties,
+			LiveConnections live) {
 		return new QueriesOverSse(graphQlHandler, properties.getHttp().getSse().getTimeout(),
-				properties.getHttp().getSse().getKeepAlive());
+				properties.getHttp().getSse().getKeepAlive(), live.memory());
 	}
 
 	/** After {@link NonJsonRequests}: a POST whose body is not JSON is a 415 whatever it accepts. */
