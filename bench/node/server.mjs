@@ -95,13 +95,12 @@ const rootValue = {
       throw invalid('first must be between 0 and 100', 'INVALID_ARGUMENT');
     }
     const start = after ? decodeCursor(after, category) : undefined;
-    // The sort key bounded by the start key's own value selects the same items and costs the same on DynamoDB,
-    // and lets DynamoDB Local seek instead of scanning from the partition's start (as dynamo-relay sends it).
+    // The cursor's position as the start key, where DynamoDB resumes (as dynamo-relay sends it).
     const answer = await dynamoDb.send(new QueryCommand({
       TableName: 'UserPurchases',
       IndexName: 'ByCategory',
-      KeyConditionExpression: start ? 'category = :c AND purchasedAt >= :from' : 'category = :c',
-      ExpressionAttributeValues: start ? { ':c': category, ':from': start.purchasedAt } : { ':c': category },
+      KeyConditionExpression: 'category = :c',
+      ExpressionAttributeValues: { ':c': category },
       ExclusiveStartKey: start,
       Limit: size + 1,
     }));

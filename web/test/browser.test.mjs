@@ -7,7 +7,7 @@
 // excepted); anything else is also aborted, so nothing can leave the machine. WebSockets (the live
 // connection) must go to the same origin's /graphql.
 //
-// The live-page tests make users of their own and write straight to DynamoDB Local, whose endpoint
+// The live-page tests make users of their own and write straight to the server's DynamoDB, whose endpoint
 // and tables FIXTURES names (see support.mjs).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';

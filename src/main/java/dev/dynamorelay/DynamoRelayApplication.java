@@ -1,9 +1,12 @@
 package dev.dynamorelay;
 
+import java.util.Arrays;
+
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
+import dev.dynamorelay.dynamodb.DynamoDbCommand;
 import dev.dynamorelay.graphql.live.WebSocketBuffers;
 
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
@@ -11,6 +14,11 @@ import dev.dynamorelay.graphql.live.WebSocketBuffers;
 public class DynamoRelayApplication {
 
 	public static void main(String[] args) {
+		if (args.length > 0 && args[0].equals("dynamodb")) {
+			// The engine on its own, parsed by its command alone: the other commands' option classes (Jackson's
+			// databind among them) would more than double the start of a process meant to be up at once.
+			System.exit(DynamoDbCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+		}
 		if (DynamoRelayCommands.named(args)) {
 			// A command (export, generate-schema, ...) or --help: parsed before, and without, the server's context.
 			System.exit(DynamoRelayCommands.run(args));
@@ -26,8 +34,8 @@ public class DynamoRelayApplication {
 			throw abandoned;
 		}
 		catch (RuntimeException | Error failure) {
-			// Spring Boot has already reported why. The embedded DynamoDB Local keeps background job
-			// threads that are not daemons; without an explicit exit the JVM would outlive the failed start.
+			// Spring Boot has already reported why: status 1, without the failure printed again, and no thread a
+			// library left running keeps the JVM alive after the failed start.
 			System.exit(1);
 		}
 	}

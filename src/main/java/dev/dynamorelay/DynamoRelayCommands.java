@@ -9,6 +9,7 @@ import picocli.CommandLine.Mixin;
 
 import dev.dynamorelay.aot.AotCacheCommand;
 import dev.dynamorelay.cli.Commands;
+import dev.dynamorelay.dynamodb.DynamoDbCommand;
 import dev.dynamorelay.export.ExportCommand;
 import dev.dynamorelay.iam.GenerateIamPolicyCommand;
 import dev.dynamorelay.schemagen.GenerateSchemaCommand;
@@ -25,7 +26,7 @@ import dev.dynamorelay.schemagen.GenerateSchemaCommand;
 				+ "starts the GraphQL server, configured by its properties (--name=value, the environment, "
 				+ "application.yml); a command does one job with the same properties and exits.", "" },
 		subcommands = { ExportCommand.class, GenerateSchemaCommand.class, GenerateIamPolicyCommand.class,
-				AotCacheCommand.class, AutoComplete.GenerateCompletion.class },
+				AotCacheCommand.class, DynamoDbCommand.class, AutoComplete.GenerateCompletion.class },
 		commandListHeading = "%nCommands (`COMMAND --help` describes each):%n",
 		exitCodeListHeading = "%nExit codes of the commands:%n",
 		exitCodeList = { "0:done", "1:failed while running (one line on standard error says why)",

@@ -22,6 +22,7 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.named("generate-iam-policy")).isTrue();
 		assertThat(DynamoRelayCommands.named("generate-completion")).isTrue();
 		assertThat(DynamoRelayCommands.named("aot-cache")).isTrue();
+		assertThat(DynamoRelayCommands.named("dynamodb", "--port", "8000")).isTrue();
 		assertThat(DynamoRelayCommands.named("--help")).isTrue();
 		assertThat(DynamoRelayCommands.named("-h")).isTrue();
 		assertThat(DynamoRelayCommands.named()).as("the server").isFalse();
@@ -34,8 +35,8 @@ class DynamoRelayCommandsTest {
 		Output output = run("--help");
 		assertThat(output.code()).isZero();
 		assertThat(output.stdout()).startsWith("Usage: java -jar dynamo-relay.jar [--property=value ...]")
-			.contains("  export ", "  generate-schema ", "  generate-iam-policy ", "  aot-cache ", "  generate-completion ",
-					"Without a");
+			.contains("  export ", "  generate-schema ", "  generate-iam-policy ", "  aot-cache ", "  dynamodb ",
+					"  generate-completion ", "Without a");
 		assertThat(output.stderr()).isEmpty();
 	}
 
@@ -59,6 +60,10 @@ class DynamoRelayCommandsTest {
 		assertThat(aot.code()).isZero();
 		assertThat(aot.stdout()).contains("Usage: java -jar dynamo-relay.jar aot-cache [--destination=DIR] [--seconds=N]",
 				"--destination=DIR", "--seconds=N", "a java older than 25", "Exit codes:");
+		Output dynamodb = run("dynamodb", "--help");
+		assertThat(dynamodb.code()).isZero();
+		assertThat(dynamodb.stdout()).contains("Usage: java -jar dynamo-relay.jar dynamodb [--port PORT] [--path DIR]",
+				"--port PORT", "--path DIR", "--region REGION", "--shard-rollover-seconds N", "--stall", "Exit codes:");
 	}
 
 	@Test
@@ -94,6 +99,10 @@ class DynamoRelayCommandsTest {
 		assertUsage(run("generate-schema", "books.graphqls"),
 				"generate-schema: `books.graphqls` is not an option: properties are given as `--name=value`.");
 		assertUsage(run("generate-iam-policy", "--account", "123456789012"), "generate-iam-policy: --region is missing.");
+		assertUsage(run("dynamodb", "--port"), "dynamodb: --port needs a value.");
+		assertUsage(run("dynamodb", "--port=80a"), "dynamodb: --port takes a whole number, not 80a.");
+		assertUsage(run("dynamodb", "-sharedDb"), "dynamodb: unknown option -sharedDb.");
+		assertUsage(run("dynamodb", "--throttle", "2"), "dynamodb: Shares must be between 0 and 1");
 	}
 
 	private static void assertUsage(Output output, String line) {

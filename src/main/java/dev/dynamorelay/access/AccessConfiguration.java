@@ -1,6 +1,7 @@
 package dev.dynamorelay.access;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,7 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,10 +27,7 @@ import org.springframework.security.config.annotation.web.configurers.AbstractHt
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.AuthenticationException;
-import org.springframework.security.oauth2.core.OAuth2Error;
-import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
-import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
@@ -59,6 +57,7 @@ import dev.dynamorelay.web.ErrorResponses;
  * checked, and the start says so.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TokenProperties.class)
 public class AccessConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(AccessConfiguration.class);
@@ -166,18 +165,13 @@ public class AccessConfiguration {
 	}
 
 	/**
-	 * Refuses a token without an expiry ({@code exp}): a token that never expires is a key that cannot be
-	 * withdrawn. Spring Security's own timestamp check passes a token that has none. Added to the decoder
-	 * Spring Boot configures; {@code dynamo-relay.auth.require-expiry=false} turns it off.
+	 * Refuses a token without an expiry ({@code exp}), one valid for longer than
+	 * {@code dynamo-relay.auth.max-token-lifetime}, and one issued in the future: a token that never expires, or
+	 * lives for a century, is a key that cannot be withdrawn. Added to the decoder Spring Boot configures.
 	 */
 	@Bean
-	@ConditionalOnProperty(name = "dynamo-relay.auth.require-expiry", havingValue = "true", matchIfMissing = true)
-	OAuth2TokenValidator<Jwt> expiryRequired() {
-		OAuth2Error missing = new OAuth2Error(OAuth2ErrorCodes.INVALID_TOKEN,
-				"the token has no `exp` (expiry) claim, which this server requires (dynamo-relay.auth.require-expiry)",
-				null);
-		return (jwt) -> (jwt.getExpiresAt() != null) ? OAuth2TokenValidatorResult.success()
-				: OAuth2TokenValidatorResult.failure(missing);
+	OAuth2TokenValidator<Jwt> tokenTimes(TokenProperties properties) {
+		return new TokenTimes(properties, Clock.systemUTC());
 	}
 
 	/** A token that is not valid: 401 with {@code WWW-Authenticate}, and a GraphQL error body. */

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.Manifest;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,11 +32,8 @@ import dev.dynamorelay.cli.Commands;
  * <ol>
  * <li>extracts the jar with Spring Boot's own tool ({@code -Djarmode=tools extract}) into the destination:
  * the application jar with its libraries in {@code lib/};</li>
- * <li>drops the {@code Class-Path} attribute from the libraries that have one (DynamoDB Local's names
- * {@code .}, which puts a directory on the class path, and a cache refuses that; Spring Boot's launcher
- * never read nested jars' {@code Class-Path} anyway);</li>
- * <li>runs the extracted jar with {@code -XX:AOTCacheOutput} on the embedded default (DynamoDB Local and
- * the sample, on loopback ports of its own) under {@link TrainingLoad} for {@code --seconds}, stops it
+ * <li>runs the extracted jar with {@code -XX:AOTCacheOutput} on the embedded default (the project's own
+ * DynamoDB engine and the sample, on loopback ports of its own) under {@link TrainingLoad} for {@code --seconds}, stops it
  * gracefully, and waits while the JVM writes the cache;</li>
  * <li>prints the command that runs the server with it, and with {@link #RUN_FLAGS}.</li>
  * </ol>
@@ -137,12 +130,8 @@ public final class AotCacheCommand implements Callable<Integer> {
 		err.printf("aot-cache: extracting %s into %s%n", jar.getFileName(), into);
 		exec(List.of(java.toString(), "-Djarmode=tools", "-jar", jar.toString(), "extract", "--force", "--destination",
 				into.toString()), err);
+		// A cache refuses a directory on the class path; no library's manifest adds one (JarContentsIT checks).
 		Path application = into.resolve(jar.getFileName());
-		try (var libraries = Files.list(into.resolve("lib"))) {
-			for (Path library : libraries.toList()) {
-				dropClassPath(library);
-			}
-		}
 		Path cache = into.resolve(CACHE);
 		Files.deleteIfExists(cache);
 		int port = freePort();
@@ -224,29 +213,6 @@ public final class AotCacheCommand implements Callable<Integer> {
 		if (process.waitFor() != 0) {
 			throw new IllegalStateException("`" + String.join(" ", command.subList(1, command.size())) + "` failed: "
 					+ output.strip());
-		}
-	}
-
-	/**
-	 * Drops a library's manifest {@code Class-Path}, if it has one: a class archive refuses a directory on
-	 * the class path, and DynamoDB Local's names {@code .} (the {@code lib} directory itself). Also the
-	 * benchmark's, for its AppCDS archive on Java 17.
-	 */
-	public static void dropClassPath(Path library) throws IOException {
-		try (FileSystem zip = FileSystems.newFileSystem(library)) {
-			Path path = zip.getPath("META-INF", "MANIFEST.MF");
-			if (!Files.exists(path)) {
-				return;
-			}
-			Manifest manifest;
-			try (var in = Files.newInputStream(path)) {
-				manifest = new Manifest(in);
-			}
-			if (manifest.getMainAttributes().remove(Attributes.Name.CLASS_PATH) != null) {
-				try (var out = Files.newOutputStream(path)) {
-					manifest.write(out);
-				}
-			}
 		}
 	}
 

@@ -10,8 +10,9 @@ import java.util.Optional;
  * <p>Every number a client sends that becomes an N value (an argument, a key in a node id) is checked
  * here before it is read with, so that a number DynamoDB would refuse with a ValidationException is the
  * client's {@code INVALID_ARGUMENT} and never reaches DynamoDB. Trailing zeros are not significant
- * digits: DynamoDB Local stores {@code 1} followed by 38 zeros, and {@code 1.000…0} with 38 zeros after
- * the point, as it does {@code 1E+38} and {@code 1}.
+ * digits: DynamoDB trims leading and trailing zeros (Developer Guide, "Supported data types", Number), so it
+ * stores {@code 1} followed by 38 zeros, and {@code 1.000…0} with 38 zeros after the point, as it does
+ * {@code 1E+38} and {@code 1}.
  */
 final class DynamoDbNumbers {
 

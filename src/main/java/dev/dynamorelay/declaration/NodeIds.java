@@ -25,7 +25,8 @@ import dev.dynamorelay.pagination.KeyAttribute;
  *
  * <p>Ids are references, not positions: they are not signed (anyone may name any item), but they are
  * parsed strictly (one spelling per id, key values of the table's key types that DynamoDB can hold:
- * numbers in its range, strings and bytes within its key sizes), so a malformed or forged id is refused
+ * numbers in its range, strings and bytes within its key sizes, and a key that is one field a value of that
+ * field's type: a whole number for an {@code Int}), so a malformed or forged id is refused
  * as {@code INVALID_ARGUMENT} and never reaches DynamoDB.
  */
 public final class NodeIds {
@@ -86,7 +87,25 @@ public final class NodeIds {
 		if (in.hasRemaining()) {
 			throw malformed(id);
 		}
+		whole(entity, entity.table().partitionKey(), entity.partition(), key, id);
+		entity.sort().ifPresent((template) -> whole(entity, entity.table().sortKey().orElseThrow(), template, key, id));
 		return new Key(entity, key);
+	}
+
+	/**
+	 * Refuses a key attribute that is one field of the type, and a value that field cannot hold: a Movie's
+	 * {@code year: Int} is never {@code 1.5} or {@code 1E+38}, though DynamoDB would hold either, so an id that
+	 * says so names no item of the type (its {@code year} could not be served).
+	 */
+	private static void whole(Entity entity, KeyAttribute attribute, KeyTemplate template, Map<String, AttributeValue> key,
+			String id) {
+		if (!template.isPlaceholder()) {
+			return;
+		}
+		Entity.AttributeField field = entity.fields().get(template.placeholders().get(0));
+		if (field != null && field.type().read(key.get(attribute.name())) == null) {
+			throw malformed(id);
+		}
 	}
 
 	private static String number(String text, String id) {

@@ -186,7 +186,8 @@ public sealed interface ValueType {
 		/** The plain shortest form DynamoDB stores ({@code 0.1}, {@code 100}), checked against its range. */
 		static String plain(String argument, BigDecimal number) {
 			DynamoDbNumbers.refusal(number).ifPresent((reason) -> {
-				throw new InvalidArgumentException("`%s` %s.".formatted(argument, reason));
+				// The number as sent, in its exact decimal: scientific where it is large, so never a megabyte of zeros.
+				throw new InvalidArgumentException("`%s` %s: `%s`.".formatted(argument, reason, number));
 			});
 			BigDecimal stripped = number.stripTrailingZeros();
 			return (stripped.signum() == 0) ? "0" : stripped.toPlainString();

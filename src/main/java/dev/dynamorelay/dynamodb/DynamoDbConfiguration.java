@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
 import dev.dynamorelay.budget.FairShare;
 
 /**
- * The DynamoDB client and the embedded DynamoDB Local when no endpoint is configured: nothing that
+ * The DynamoDB client and the embedded DynamoDB engine when no endpoint is configured: nothing that
  * depends on the declared schema, so that commands such as {@code generate-schema} can use it alone.
  */
 @Configuration(proxyBeanMethods = false)
@@ -70,8 +70,8 @@ public class DynamoDbConfiguration {
 		int processors = Runtime.getRuntime().availableProcessors();
 		int maxInFlight = Math.min(properties.maxConcurrency(), (fair.maxInFlight() != null) ? fair.maxInFlight()
 				: local ? 4 * processors : properties.maxConcurrency());
-		// On this machine, heavy requests' calls keep at most half of the cores busy in DynamoDB Local: the
-		// other half answers requests of a page or two at once.
+		// On this machine, heavy requests' calls keep at most half of the cores busy in the DynamoDB beside the
+		// server: the other half answers requests of a page or two at once.
 		int maxHeavy = (fair.maxHeavyInFlight() != null) ? fair.maxHeavyInFlight()
 				: local ? Math.max(1, processors / 2) : maxInFlight;
 		return new FairShare(maxInFlight, fair.quantum(), fair.heavyAfter(), maxHeavy, fair.aging());
@@ -210,8 +210,8 @@ public class DynamoDbConfiguration {
 	}
 
 	/**
-	 * Credentials from the environment when given, else a fixed pair (DynamoDB Local accepts any access key
-	 * of letters and digits).
+	 * Credentials from the environment when given, else a fixed pair (the embedded engine, like any DynamoDB
+	 * beside the server, checks that a call is signed, not by whom).
 	 */
 	private static AwsCredentialsProvider localCredentials() {
 		return AwsCredentialsProviderChain.builder()

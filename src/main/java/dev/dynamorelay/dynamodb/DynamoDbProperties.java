@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Where DynamoDB is and how long a call may take.
  *
- * @param endpoint unset or blank: an embedded DynamoDB Local on loopback; a URL: that endpoint;
+ * @param endpoint unset or blank: the project's own DynamoDB engine, embedded, on loopback; a URL: that endpoint;
  * {@code aws}: AWS's own endpoint from the default region and credentials chain
  * @param region the signing region; defaults to the default region chain for {@code aws} and to
  * {@code us-east-1} otherwise
@@ -129,7 +129,7 @@ public record DynamoDbProperties(String endpoint, String region, @DefaultValue("
 		return this.timeout.minus((reserve.compareTo(ANSWER_RESERVE) < 0) ? reserve : ANSWER_RESERVE);
 	}
 
-	/** Whether to start and use an embedded DynamoDB Local. */
+	/** Whether to start and use the embedded DynamoDB engine. */
 	public boolean embedded() {
 		return this.endpoint == null || this.endpoint.isBlank();
 	}

@@ -2,94 +2,63 @@ package dev.dynamorelay.dynamodb;
 
 import java.net.URI;
 
-import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
-import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBServerHandler;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ContextHandler;
-import org.eclipse.jetty.server.handler.ContextHandlerCollection;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.dynamorelay.engine.DynamoDbEngine;
+import dev.dynamorelay.engine.EngineOptions;
+
 /**
- * An in-memory DynamoDB Local serving HTTP on a free port of 127.0.0.1, inside this process.
+ * The project's own DynamoDB engine ({@link DynamoDbEngine}) serving HTTP on a free port of 127.0.0.1, inside
+ * this process, in memory: the server's DynamoDB when no endpoint is configured.
  *
- * <p>DynamoDB Local's own {@code ServerRunner} binds every interface and sends telemetry; this class
- * mounts its request handler (as {@code DynamoDBProxyServer#setUpHandler} does) on a Jetty connector
- * of our own bound to loopback, and never configures telemetry. Its threads are daemons and it stops
- * with the application context, so a failed start never leaves the JVM hanging.
+ * <p>The engine checks no signature, so it listens on loopback only. Its threads are daemons and it stops with the
+ * application context, so a failed start never leaves the JVM hanging.
  */
 public final class EmbeddedDynamoDb implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(EmbeddedDynamoDb.class);
 
-	private final Server server;
+	private final DynamoDbEngine engine;
 
-	private final LocalDynamoDBServerHandler handler;
-
-	private final URI endpoint;
-
-	private EmbeddedDynamoDb(Server server, LocalDynamoDBServerHandler handler, URI endpoint) {
-		this.server = server;
-		this.handler = handler;
-		this.endpoint = endpoint;
+	private EmbeddedDynamoDb(DynamoDbEngine engine) {
+		this.engine = engine;
 	}
 
-	/** Starts an empty in-memory DynamoDB Local; one database for every access key and region. */
+	/** Starts an empty in-memory engine on 127.0.0.1; one database for every access key and region. */
 	public static EmbeddedDynamoDb start() {
-		return start(new LocalDynamoDBRequestHandler(0, true, null, true, false));
+		return start(EngineOptions.defaults());
 	}
 
 	/**
-	 * The same, serving {@code requests}: in memory, on 127.0.0.1 (tests build a handler with DynamoDB Local's
-	 * own test controls, such as closing every stream shard at once).
+	 * The same with {@code options} (tests inject faults, or roll stream shards over sooner); their host and port
+	 * are the caller's: the server's own start keeps the defaults, loopback and a free port.
 	 */
-	public static EmbeddedDynamoDb start(LocalDynamoDBRequestHandler requests) {
-		LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(requests, null);
-		QueuedThreadPool threads = new QueuedThreadPool(32, 4);
-		threads.setName("dynamodb-local");
-		threads.setDaemon(true);
-		Server server = new Server(threads);
-		ServerConnector connector = new ServerConnector(server);
-		connector.setHost("127.0.0.1");
-		connector.setPort(0);
-		server.addConnector(connector);
-		ContextHandler context = new ContextHandler();
-		context.setHandler(handler);
-		server.setHandler(new ContextHandlerCollection(context));
+	public static EmbeddedDynamoDb start(EngineOptions options) {
+		DynamoDbEngine engine;
 		try {
-			server.start();
+			engine = DynamoDbEngine.start(options);
 		}
-		catch (Exception ex) {
-			stopQuietly(server, handler);
-			throw new IllegalStateException("The embedded DynamoDB Local did not start: " + ex.getMessage(), ex);
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The embedded DynamoDB engine did not start: " + ex.getMessage(), ex);
 		}
-		URI endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort());
-		logger.info("Embedded DynamoDB Local (in memory) listening on {}", endpoint);
-		return new EmbeddedDynamoDb(server, handler, endpoint);
+		logger.info("Embedded DynamoDB engine (in memory) listening on {}", engine.endpoint());
+		return new EmbeddedDynamoDb(engine);
 	}
 
 	/** The loopback URL the SDK client talks to. */
 	public URI endpoint() {
-		return this.endpoint;
+		return this.engine.endpoint();
+	}
+
+	/** The engine itself: its faults, its streams and its tables, for tests and tools in this process. */
+	public DynamoDbEngine engine() {
+		return this.engine;
 	}
 
 	@Override
 	public void close() {
-		stopQuietly(this.server, this.handler);
-	}
-
-	private static void stopQuietly(Server server, LocalDynamoDBServerHandler handler) {
-		try {
-			server.stop();
-		}
-		catch (Exception ex) {
-			logger.warn("Stopping the embedded DynamoDB Local failed", ex);
-		}
-		finally {
-			handler.close();
-		}
+		this.engine.close();
 	}
 
 }

@@ -14,8 +14,8 @@ import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 /**
  * The DynamoDB calls of the server's start (listing, creating and checking the declared tables,
  * loading the sample data): not a client's requests, so not bound by the request timeout
- * ({@code dynamo-relay.dynamodb.timeout}), which a busy DynamoDB Local can take longer than to create
- * a table or write a batch.
+ * ({@code dynamo-relay.dynamodb.timeout}), which a DynamoDB on a loaded machine (the embedded engine
+ * beside the server's own start) can take longer than to create a table or write a batch.
  *
  * <p>Each call may take {@code dynamo-relay.dynamodb.startup.call-timeout}; one DynamoDB did not
  * answer (a timeout, a connection refused or reset, throttling past the SDK's retries, a 5xx) is made

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 import dev.dynamorelay.engine.journal.JournalUnusableException;
@@ -20,11 +21,11 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
  */
 public final class EngineMain {
 
-	static final String USAGE = """
-			Usage: dynamodb [--port PORT] [--host HOST] [--path DIR] [--region REGION]
-			                [--shard-rollover-seconds N] [--shard-rollover-records N] [--table-activation-millis N]
-			                [--fault-target TARGET] [--throttle SHARE] [--throttle-type TYPE]
-			                [--server-errors SHARE] [--server-error-status 500|503] [--latency MILLIS] [--stall]
+	/**
+	 * What the engine serves and its options, one a line: the body of its usage, for another program that runs it
+	 * to show under a synopsis of its own (the jar's {@code dynamodb} command).
+	 */
+	public static final String OPTIONS = """
 			Runs the project's own DynamoDB: DynamoDB's and DynamoDB Streams' JSON protocol on HOST:PORT.
 			  --port PORT                  the port (default 8000; 0 takes a free one)
 			  --host HOST                  the address to listen on (default 127.0.0.1)
@@ -43,6 +44,18 @@ public final class EngineMain {
 			  --latency MILLIS             serve every call after this delay
 			  --stall                      hold every call unanswered until the stall is lifted
 			""";
+
+	static final String USAGE = """
+			Usage: dynamodb [--port PORT] [--host HOST] [--path DIR] [--region REGION]
+			                [--shard-rollover-seconds N] [--shard-rollover-records N] [--table-activation-millis N]
+			                [--fault-target TARGET] [--throttle SHARE] [--throttle-type TYPE]
+			                [--server-errors SHARE] [--server-error-status 500|503] [--latency MILLIS] [--stall]
+			""" + OPTIONS;
+
+	/** The options that take a value (every one but --help and --stall). */
+	private static final Set<String> VALUED = Set.of("--port", "--host", "--path", "--region", "--shard-rollover-seconds",
+			"--shard-rollover-records", "--table-activation-millis", "--fault-target", "--throttle", "--throttle-type",
+			"--server-errors", "--server-error-status", "--latency");
 
 	private EngineMain() {
 	}
@@ -69,6 +82,26 @@ public final class EngineMain {
 			out.print(USAGE);
 			return 0;
 		}
+		try {
+			return serve(options, out, err, block);
+		}
+		catch (IllegalArgumentException refused) {
+			err.println("dynamodb: " + refused.getMessage());
+			return 2;
+		}
+	}
+
+	/**
+	 * Starts the engine with {@code options}, prints the line with its endpoint on {@code out} once it listens, and
+	 * runs until the JVM is stopped (SIGTERM, Ctrl-C), then stops it.
+	 * @return 0 once stopped; 1 when it cannot listen (one line on {@code err} says why)
+	 * @throws IllegalArgumentException for options the engine cannot honour (the message says why)
+	 */
+	public static int serve(EngineOptions options, PrintStream out, PrintStream err) {
+		return serve(options, out, err, true);
+	}
+
+	private static int serve(EngineOptions options, PrintStream out, PrintStream err, boolean block) {
 		// Netty logs through SLF4J when it finds it, and a logging backend left unconfigured (no Spring here) would
 		// print its every DEBUG line; java.util.logging keeps to warnings.
 		InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
@@ -77,8 +110,8 @@ public final class EngineMain {
 			engine = DynamoDbEngine.start(options);
 		}
 		catch (IllegalArgumentException refused) {
-			err.println("dynamodb: " + refused.getMessage());
-			return 2;
+			// options it cannot honour: the caller words them as its usage mistakes
+			throw refused;
 		}
 		catch (JournalUnusableException unusable) {
 			err.println("dynamodb: " + unusable.getMessage());
@@ -112,8 +145,11 @@ public final class EngineMain {
 		return (options.path() != null) ? "data in " + options.path() : "in memory";
 	}
 
-	/** The options {@code args} give; null for {@code --help}. */
-	static EngineOptions parse(String[] args) {
+	/**
+	 * The options {@code args} give; null for {@code --help}.
+	 * @throws IllegalArgumentException for an argument it cannot take (the message says which, and why)
+	 */
+	public static EngineOptions parse(String... args) {
 		EngineOptions options = EngineOptions.defaults().withPort(8000);
 		String target = Faults.ALL;
 		Fault fault = Fault.NONE;
@@ -131,6 +167,9 @@ public final class EngineMain {
 			if (name.equals("--stall")) {
 				fault = fault.withStall(true);
 				continue;
+			}
+			if (!VALUED.contains(name)) {
+				throw new IllegalArgumentException("unknown option " + name);
 			}
 			if (i + 1 >= args.length) {
 				throw new IllegalArgumentException(name + " needs a value");

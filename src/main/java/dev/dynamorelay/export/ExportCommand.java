@@ -64,7 +64,7 @@ import dev.dynamorelay.tables.TableSetup;
  *
  * <p>It reads the server's own properties through a Spring context of the DynamoDB configuration alone
  * (no web server), as {@code generate-schema} does; it never creates tables or loads data. It needs a
- * configured DynamoDB endpoint (the embedded DynamoDB Local would be a new, empty database) and the
+ * configured DynamoDB endpoint (the embedded engine would be a new, empty database) and the
  * cursor secret (its positions are signed cursors). Exit codes: 0 done, 1 failed (resumable), 2 a command
  * line or position file that cannot be run.
  */
@@ -92,10 +92,10 @@ public final class ExportCommand implements Callable<Integer> {
 	/** Defaults that the arguments override. */
 	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
 			"dynamo-relay.sample-data.enabled=false",
-			// Beans are made when asked for: the embedded DynamoDB Local is refused before it would start.
+			// Beans are made when asked for: the embedded engine is refused before it would start.
 			"spring.main.lazy-initialization=true",
-			// One call of an export reads a 1 MB page (a parallel Scan's segment on DynamoDB Local takes seconds),
-			// not an interactive page: a minute per call, retries included, unless configured.
+			// One call of an export reads a 1 MB page (a parallel Scan's segment of a large table on a loaded
+			// DynamoDB may take seconds), not an interactive page: a minute per call, retries included, unless configured.
 			"dynamo-relay.dynamodb.timeout=60s");
 
 	@Mixin
@@ -236,7 +236,7 @@ public final class ExportCommand implements Callable<Integer> {
 		if (dynamo.embedded()) {
 			throw ExportException.usage(("Set dynamo-relay.dynamodb.endpoint (DYNAMO_RELAY_DYNAMODB_ENDPOINT) to the "
 					+ "DynamoDB to export from (a URL, or `aws`): without it the export would start an embedded "
-					+ "DynamoDB Local, a new and empty database."));
+					+ "DynamoDB engine, a new and empty database."));
 		}
 		CursorProperties cursor = context.getBean(CursorProperties.class);
 		if (cursor.secret() == null || cursor.secret().isBlank()) {

@@ -76,7 +76,7 @@ final class ExportTarget {
 	 */
 	static GraphQLSchema schema(TypeDefinitionRegistry registry) {
 		RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring();
-		Scalars.all().forEach(wiring::scalar);
+		Scalars.wire(wiring);
 		Set<String> wired = wiring.build().getScalars().keySet();
 		registry.scalars()
 			.keySet()

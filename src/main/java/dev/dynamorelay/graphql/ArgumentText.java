@@ -16,6 +16,7 @@ import graphql.schema.GraphQLNamedType;
 import graphql.schema.GraphQLType;
 import graphql.schema.GraphQLTypeUtil;
 import graphql.schema.InputValueWithState;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.error.InvalidArgumentException;
@@ -23,7 +24,7 @@ import dev.dynamorelay.error.InvalidArgumentException;
 /**
  * Arguments given as text (the REST view's URL parameters, the export's {@code --arg}s), read by the
  * argument's GraphQL type as a JSON client would send them: {@code Int}/{@code Long} as integers,
- * {@code Float} as numbers, {@code Boolean} as {@code true}/{@code false}, {@code JSON} as JSON (or the
+ * {@code Float} as numbers (exact decimals, as the server reads a JSON client's numbers), {@code Boolean} as {@code true}/{@code false}, {@code JSON} as JSON (or the
  * text itself), an enum as one of its values, everything else ({@code String}, {@code ID},
  * {@code Decimal}, {@code Bytes}) as the text, which the type's own coercion then checks. A list takes
  * the parameter repeated, each occurrence an element, and optionally a single occurrence split at its
@@ -31,7 +32,8 @@ import dev.dynamorelay.error.InvalidArgumentException;
  */
 public final class ArgumentText {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+	/** Reads a {@code JSON} argument's numbers as decimals, never through a double, as the request mapper does. */
+	private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
 	private ArgumentText() {
 	}
@@ -97,16 +99,19 @@ public final class ArgumentText {
 			}
 			case "Long" -> integer(name, text, typeName);
 			case "Float" -> {
+				// The decimal as written, as a JSON client's number reaches the scalar: never through a double.
+				BigDecimal value;
 				try {
-					double value = new BigDecimal(text.trim()).doubleValue();
-					if (Double.isInfinite(value)) {
-						throw new NumberFormatException();
-					}
-					yield value;
+					value = new BigDecimal(text.trim());
 				}
 				catch (NumberFormatException ex) {
 					throw new InvalidArgumentException("`%s` must be a number, got `%s`.".formatted(name, text));
 				}
+				if (Double.isInfinite(value.doubleValue())) {
+					throw new InvalidArgumentException(("`%s` must be a number within a Float's range (about 1.8E308 "
+							+ "either way), got `%s`.").formatted(name, text));
+				}
+				yield value;
 			}
 			case "Boolean" -> switch (text) {
 				case "true" -> true;

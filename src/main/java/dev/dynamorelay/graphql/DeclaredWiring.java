@@ -86,7 +86,7 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 
 	@Override
 	public void configure(RuntimeWiring.Builder wiring) {
-		Scalars.all().forEach(wiring::scalar);
+		Scalars.wire(wiring);
 		for (Entity entity : this.declarations.entities().values()) {
 			TypeRuntimeWiring.Builder type = TypeRuntimeWiring.newTypeWiring(entity.name());
 			for (AttributeField field : entity.fields().values()) {

@@ -22,10 +22,17 @@ import graphql.schema.CoercingParseLiteralException;
 import graphql.schema.CoercingParseValueException;
 import graphql.schema.CoercingSerializeException;
 import graphql.schema.GraphQLScalarType;
+import graphql.schema.idl.RuntimeWiring;
 
 /**
  * The declaration language's scalars: {@code Long} (64-bit whole numbers), {@code Decimal} (exact
- * decimals as strings), {@code Bytes} (base64) and {@code JSON} (any attribute value).
+ * decimals as strings), {@code Bytes} (base64) and {@code JSON} (any attribute value); and GraphQL's
+ * {@code Float}, whose inputs are kept as the decimals they were sent as.
+ *
+ * <p>Every number input reaches these scalars exact: JSON numbers of a request are read as
+ * {@link BigDecimal}s, never through a double (the request mapper's
+ * {@code USE_BIG_DECIMAL_FOR_FLOATS}), and literals are decimals already. A scalar keeps what it is given,
+ * or refuses it with the value as sent; it never rounds.
  */
 public final class Scalars {
 
@@ -35,6 +42,99 @@ public final class Scalars {
 	/** Every scalar of the declaration language. */
 	public static List<GraphQLScalarType> all() {
 		return List.of(LONG, DECIMAL, BYTES, JSON);
+	}
+
+	/** Wires the declaration language's scalars, and {@link #FLOAT} in place of graphql-java's {@code Float}. */
+	public static void wire(RuntimeWiring.Builder wiring) {
+		all().forEach(wiring::scalar);
+		// A wiring is strict by default: it refuses a second scalar of a name, which is what replacing Float is.
+		wiring.strictMode(false).scalar(FLOAT).strictMode(true);
+	}
+
+	/** The longest input shown in a refusal: a client's text, bounded. */
+	private static final int SHOWN = 64;
+
+	/**
+	 * GraphQL's {@code Float}, served as a double (graphql-java's own serialization), taken as the exact
+	 * decimal sent: {@code 98765432109876543210.12345} is that number, not the double nearest it, and
+	 * {@code 0.1} is 0.1 (a double given by Java code counts by its shortest decimal form, so the same). A
+	 * number outside a double's range is refused, with the number as sent.
+	 */
+	static final GraphQLScalarType FLOAT = GraphQLScalarType.newScalar(graphql.Scalars.GraphQLFloat)
+		.coercing(new Coercing<BigDecimal, Double>() {
+
+			@Override
+			public Double serialize(Object value, GraphQLContext context, Locale locale) {
+				return (Double) graphql.Scalars.GraphQLFloat.getCoercing().serialize(value, context, locale);
+			}
+
+			@Override
+			public BigDecimal parseValue(Object input, GraphQLContext context, Locale locale) {
+				if (!(input instanceof Number number)) {
+					throw new CoercingParseValueException("Float takes a number, got " + shown(input));
+				}
+				BigDecimal decimal = exact(number);
+				if (decimal == null || Double.isInfinite(decimal.doubleValue())) {
+					throw new CoercingParseValueException(
+							"Float takes a finite number within a double's range (about 1.8E308 either way), got " + shown(input));
+				}
+				return decimal;
+			}
+
+			@Override
+			public BigDecimal parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context,
+					Locale locale) {
+				BigDecimal decimal = (input instanceof IntValue value) ? new BigDecimal(value.getValue())
+						: (input instanceof FloatValue value) ? value.getValue() : null;
+				if (decimal == null) {
+					throw new CoercingParseLiteralException("Float takes a number");
+				}
+				if (Double.isInfinite(decimal.doubleValue())) {
+					throw new CoercingParseLiteralException(
+							"Float takes a finite number within a double's range (about 1.8E308 either way), got " + shown(decimal));
+				}
+				return decimal;
+			}
+
+			@Override
+			public Value<?> valueToLiteral(Object input, GraphQLContext context, Locale locale) {
+				BigDecimal decimal = (input instanceof Number number) ? exact(number) : null;
+				return FloatValue.newFloatValue((decimal != null) ? decimal : new BigDecimal(String.valueOf(input))).build();
+			}
+
+		})
+		.build();
+
+	/**
+	 * The exact decimal of a number: a {@code double} (or {@code float}) by its shortest decimal form, since
+	 * that is what was written to make it; {@code null} for one that is not finite.
+	 */
+	private static BigDecimal exact(Number number) {
+		if (number instanceof BigDecimal decimal) {
+			return decimal;
+		}
+		if (number instanceof BigInteger integer) {
+			return new BigDecimal(integer);
+		}
+		if (number instanceof Integer || number instanceof Long || number instanceof Short || number instanceof Byte) {
+			return BigDecimal.valueOf(number.longValue());
+		}
+		if (number instanceof Double || number instanceof Float) {
+			double value = number.doubleValue();
+			return Double.isFinite(value) ? new BigDecimal(Double.toString(value)) : null;
+		}
+		try {
+			return new BigDecimal(number.toString());
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/** A client's input as a refusal shows it: a number in its exact decimal (scientific when large), text bounded. */
+	private static String shown(Object input) {
+		String text = (input instanceof BigDecimal decimal) ? decimal.toString() : String.valueOf(input);
+		return (text.length() > SHOWN) ? text.substring(0, SHOWN) + "..." : text;
 	}
 
 	static final GraphQLScalarType LONG = GraphQLScalarType.newScalar()
@@ -52,10 +152,14 @@ public final class Scalars {
 			@Override
 			public Long parseValue(Object input, GraphQLContext context, Locale locale) {
 				try {
-					return new BigDecimal(String.valueOf(input)).longValueExact();
+					BigDecimal decimal = (input instanceof Number number) ? exact(number) : new BigDecimal(String.valueOf(input));
+					if (decimal == null) {
+						throw new NumberFormatException();
+					}
+					return decimal.longValueExact();
 				}
 				catch (ArithmeticException | NumberFormatException ex) {
-					throw new CoercingParseValueException("Long takes a whole number of 64 bits, got " + input);
+					throw new CoercingParseValueException("Long takes a whole number of 64 bits, got " + shown(input));
 				}
 			}
 
@@ -96,10 +200,16 @@ public final class Scalars {
 			@Override
 			public BigDecimal parseValue(Object input, GraphQLContext context, Locale locale) {
 				try {
-					return (input instanceof BigDecimal decimal) ? decimal : new BigDecimal(String.valueOf(input).trim());
+					BigDecimal decimal = (input instanceof Number number) ? exact(number)
+							: new BigDecimal(String.valueOf(input).trim());
+					if (decimal == null) {
+						throw new NumberFormatException();
+					}
+					return decimal;
 				}
 				catch (NumberFormatException ex) {
-					throw new CoercingParseValueException("Decimal takes a decimal number such as \"12.50\", got " + input);
+					throw new CoercingParseValueException(
+							"Decimal takes a decimal number such as \"12.50\" or 12.50, got " + shown(input));
 				}
 			}
 

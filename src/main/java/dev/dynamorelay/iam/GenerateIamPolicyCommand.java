@@ -46,7 +46,7 @@ import dev.dynamorelay.schema.SchemaProperties;
  *
  * <p>It reads the declarations only ({@code dynamo-relay.schema.locations}, {@code dynamo-relay.tables.prefix},
  * from arguments, the environment or {@code application.yml}), through a Spring context of the properties
- * alone: no DynamoDB client, no endpoint, no embedded DynamoDB Local, so it runs in a build before any table
+ * alone: no DynamoDB client, no endpoint, no embedded DynamoDB engine, so it runs in a build before any table
  * exists. Notes (what the policy grants because of which property) and logs go to standard error. A usage
  * mistake is one line and exit code 2; declarations that cannot be read, their problems and exit code 1.
  */

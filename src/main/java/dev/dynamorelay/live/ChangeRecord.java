@@ -14,10 +14,19 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param sequenceNumber its place in the shard (increasing)
  * @param oldImage the item before the write (empty for an insert)
  * @param newImage the item after it (empty for a removal)
- * @param written when DynamoDB wrote it, as the stream tells (DynamoDB Local: to the minute)
+ * @param written when DynamoDB wrote it, as the stream tells (to the second)
  */
 public record ChangeRecord(String shardId, BigInteger sequenceNumber, Optional<Map<String, AttributeValue>> oldImage,
 		Optional<Map<String, AttributeValue>> newImage, Instant written) {
+
+	/** A record of shard {@code shardId} as the stream's reader read it. */
+	static ChangeRecord of(String shardId, software.amazon.awssdk.services.dynamodb.model.Record record) {
+		var change = record.dynamodb();
+		return new ChangeRecord(shardId, new BigInteger(change.sequenceNumber()),
+				change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
+				change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
+				(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime() : Instant.now());
+	}
 
 	/** The change's position in the stream, as a client resumes after it. */
 	public StreamPosition position() {

@@ -1,7 +1,5 @@
 package dev.dynamorelay.live;
 
-import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,16 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Flux;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
-import dev.dynamorelay.dynamodb.DynamoDbFailures;
+import dev.dynamorelay.budget.CallLimiter;
+import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.error.BusyException;
-import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.error.QueryTooComplexException;
 import dev.dynamorelay.pagination.Paginator;
 
@@ -34,7 +27,8 @@ import dev.dynamorelay.pagination.Paginator;
  *
  * <p>A subscription that resumes after an event it saw first reads the stream again from that event (its shard
  * from there, then the shards that followed it) up to where the live reader stood when it subscribed, then
- * goes on with the live changes; a change both would send is sent once.
+ * goes on with the live changes; a change both would send is sent once. Resumes share their reads
+ * ({@link Replays}).
  */
 public final class LiveConnections implements AutoCloseable {
 
@@ -46,6 +40,8 @@ public final class LiveConnections implements AutoCloseable {
 
 	private final LiveMeters meters;
 
+	private final LiveMemory memory;
+
 	private final ScheduledExecutorService timer;
 
 	/** By table, as DynamoDB knows it. */
@@ -56,8 +52,9 @@ public final class LiveConnections implements AutoCloseable {
 	private final Map<String, AtomicInteger> byCaller = new ConcurrentHashMap<>();
 
 	public LiveConnections(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, List<String> tables,
-			Paginator paginator, LiveSettings settings, LiveMeters meters) {
+			Paginator paginator, LiveSettings settings, LiveMeters meters, LiveMemory memory, FairShare fairShare) {
 		this.streams = streams;
+		this.memory = memory;
 		this.paginator = paginator;
 		this.settings = settings;
 		this.meters = meters;
@@ -69,12 +66,16 @@ public final class LiveConnections implements AutoCloseable {
 		});
 		timer.setRemoveOnCancelPolicy(true);
 		this.timer = timer;
+		// Every resume's reads, of every table: at most so many at once, and one request's share among requests'.
+		CallLimiter replayCalls = new CallLimiter(settings.maxReplayReads(), fairShare);
+		ReplayPace replayPace = new ReplayPace(settings.replayRate());
 		// Switched off, the process reads no stream (and so is none of a shard's two readers).
 		for (String table : settings.enabled() ? tables : List.<String>of()) {
 			TableChanges changes = new TableChanges();
 			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, changes::wanted, meters,
 					changes);
-			this.tables.put(table, new Table(reader, changes));
+			this.tables.put(table, new Table(reader, changes, new Replays(streams, reader, replayCalls, replayPace,
+					this.timer, meters)));
 		}
 	}
 
@@ -92,7 +93,8 @@ public final class LiveConnections implements AutoCloseable {
 	 * @throws BusyException when the process serves as many subscriptions as it may, or none at all
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
-	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after) {
+	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after,
+			LiveMemory.Outlet outlet) {
 		if (!this.settings.enabled()) {
 			throw new BusyException("This server instance serves no live subscriptions (dynamo-relay.live.enabled="
 					+ "false): subscribe at an instance that does.");
@@ -102,11 +104,15 @@ public final class LiveConnections implements AutoCloseable {
 			throw new IllegalStateException("no live reader of table " + query.definition().table());
 		}
 		reserve(caller);
-		LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer());
 		return Flux.<Change>create((sink) -> {
+			// Where the live reader stands before the subscriber is added: each change it gets lies behind.
+			LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer(),
+					outlet, table.reader().positions(), after);
 			subscriber.attach(sink);
+			sink.onCancel(() -> subscriber.detach(true));
 			sink.onDispose(() -> {
 				table.changes().remove(subscriber);
+				subscriber.detach(false);
 				release(caller);
 				this.meters.subscribers(query.field(), -1);
 			});
@@ -115,9 +121,14 @@ public final class LiveConnections implements AutoCloseable {
 			table.changes().add(subscriber);
 			after.ifPresent((position) -> {
 				this.meters.resumed(query.field());
-				new Replay(table.reader(), subscriber, position, table.reader().positions()).start();
+				table.replays().resume(subscriber, position, table.reader().positions());
 			});
 		});
+	}
+
+	/** The bytes held for subscribers, and their bounds. */
+	public LiveMemory memory() {
+		return this.memory;
 	}
 
 	private void reserve(String caller) {
@@ -169,139 +180,7 @@ public final class LiveConnections implements AutoCloseable {
 		this.timer.shutdownNow();
 	}
 
-	private record Table(StreamReader reader, TableChanges changes) {
-	}
-
-	/**
-	 * Reads a table's stream again for one resuming subscriber: the shard of its last event from right behind
-	 * it, then the shards that followed, each up to where the live reader stood when it subscribed.
-	 */
-	/** How long a replay waits for its subscriber to take the changes it read again, before handing on more. */
-	private static final java.time.Duration REPLAY_PAUSE = java.time.Duration.ofMillis(20);
-
-	private final class Replay {
-
-		private final StreamReader reader;
-
-		private final LiveSubscriber subscriber;
-
-		private final StreamPosition after;
-
-		private final Map<String, BigInteger> upTo;
-
-		Replay(StreamReader reader, LiveSubscriber subscriber, StreamPosition after, Map<String, BigInteger> upTo) {
-			this.reader = reader;
-			this.subscriber = subscriber;
-			this.after = after;
-			this.upTo = upTo;
-		}
-
-		void start() {
-			this.reader.shards().thenCompose((shards) -> {
-				if (shards.stream().noneMatch((shard) -> shard.shardId().equals(this.after.shardId()))) {
-					throw new java.util.concurrent.CompletionException(expired());
-				}
-				return read(this.after.shardId(), this.after.sequenceNumber(), shards);
-			}).whenComplete((done, failure) -> {
-				if (failure != null) {
-					Throwable cause = DynamoDbFailures.unwrap(failure);
-					boolean gone = cause instanceof InvalidCursorException || cause instanceof TrimmedDataAccessException
-							|| cause instanceof ResourceNotFoundException;
-					this.subscriber.fail(gone ? expired() : cause);
-					return;
-				}
-				this.subscriber.hold(false);
-			});
-		}
-
-		/** One shard from behind {@code from} (from its start when null), then its children, in order. */
-		private CompletableFuture<Void> read(String shardId, BigInteger from, List<Shard> shards) {
-			return LiveConnections.this.streams.getShardIterator((get) -> {
-				get.streamArn(this.reader.streamArn()).shardId(shardId);
-				if (from != null) {
-					get.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(StreamPosition.sequence(from));
-				}
-				else {
-					get.shardIteratorType(ShardIteratorType.TRIM_HORIZON);
-				}
-			}).thenCompose((iterator) -> page(shardId, iterator.shardIterator())).thenCompose((finished) -> {
-				if (!finished) {
-					return CompletableFuture.completedFuture(null);
-				}
-				List<CompletableFuture<Void>> children = new ArrayList<>();
-				for (Shard shard : shards) {
-					if (shardId.equals(shard.parentShardId())) {
-						children.add(read(shard.shardId(), null, shards));
-					}
-				}
-				return CompletableFuture.allOf(children.toArray(CompletableFuture[]::new));
-			});
-		}
-
-		/**
-		 * Reads a shard page by page; completes true when the shard ended before the live reader's place (its
-		 * children follow), false when the live reader's place was reached. Where the live reader has delivered
-		 * nothing of the shard yet (it started at the shard's newest record), its place is the shard's tip: the
-		 * first read that finds nothing more; the subscriber skips the live changes it got here already.
-		 */
-		private CompletableFuture<Boolean> page(String shardId, String iterator) {
-			if (iterator == null) {
-				return CompletableFuture.completedFuture(true);
-			}
-			BigInteger limit = this.upTo.get(shardId);
-			return LiveConnections.this.streams.getRecords((get) -> get.shardIterator(iterator).limit(1000))
-				.thenCompose((response) -> deliver(shardId, response.records(), 0, limit).thenCompose((passed) -> {
-					if (passed) {
-						return CompletableFuture.completedFuture(false);
-					}
-					if (response.records().isEmpty() && limit != null && response.nextShardIterator() != null) {
-						// Caught up with an open shard: the live reader takes it from here.
-						return CompletableFuture.completedFuture(false);
-					}
-					return page(shardId, response.nextShardIterator());
-				}));
-		}
-
-		/**
-		 * Hands {@code records} from index {@code from} on to the subscriber, waiting while as many replayed
-		 * changes as its buffer holds wait to be sent: a slow client slows its catching up, and never loses it.
-		 * Completes true once past the live reader's place (or when the subscriber is gone).
-		 */
-		private CompletableFuture<Boolean> deliver(String shardId, List<Record> records, int from, BigInteger limit) {
-			for (int i = from; i < records.size(); i++) {
-				var change = records.get(i).dynamodb();
-				BigInteger sequence = new BigInteger(change.sequenceNumber());
-				if ((limit != null && limit.signum() > 0 && sequence.compareTo(limit) > 0) || this.subscriber.closed()) {
-					return CompletableFuture.completedFuture(true);
-				}
-				ChangeRecord read = new ChangeRecord(shardId, sequence,
-						change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
-						change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
-						(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
-								: java.time.Instant.now());
-				if (!this.subscriber.replay(read)) {
-					int next = i;
-					CompletableFuture<Boolean> later = new CompletableFuture<>();
-					LiveConnections.this.timer.schedule(() -> deliver(shardId, records, next, limit).whenComplete((passed,
-							failure) -> {
-						if (failure != null) {
-							later.completeExceptionally(failure);
-						}
-						else {
-							later.complete(passed);
-						}
-					}), REPLAY_PAUSE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-					return later;
-				}
-			}
-			return CompletableFuture.completedFuture(false);
-		}
-
-		private InvalidCursorException expired() {
-			return new InvalidCursorException("The event `after` names is older than the stream keeps (24 hours), or of "
-				+ "another table or server: refetch the connection and subscribe again without `after`.");
-		}
-
+	private record Table(StreamReader reader, TableChanges changes, Replays replays) {
 	}
 
 }

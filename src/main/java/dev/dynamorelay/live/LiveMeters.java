@@ -31,4 +31,8 @@ public interface LiveMeters {
 	default void resumed(String field) {
 	}
 
+	/** A read of a stream again for resuming subscribers (one GetRecords, shared by them), which found {@code records}. */
+	default void replayed(int records) {
+	}
+
 }

@@ -51,7 +51,9 @@ public record StreamPosition(String shardId, BigInteger sequenceNumber) {
 				|| !SEQUENCE.matcher(parts[2]).matches()) {
 			return Optional.empty();
 		}
-		return Optional.of(new StreamPosition(parts[1], new BigInteger(parts[2])));
+		BigInteger sequence = new BigInteger(parts[2]);
+		// No record has sequence number 0: DynamoDB numbers a shard's records from its start, above it.
+		return (sequence.signum() > 0) ? Optional.of(new StreamPosition(parts[1], sequence)) : Optional.empty();
 	}
 
 }

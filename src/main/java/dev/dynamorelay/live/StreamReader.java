@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,10 +36,6 @@ import dev.dynamorelay.dynamodb.DynamoDbFailures;
  * first record, so that an item's changes stay in order across a split. Records are told apart by sequence
  * number: a shard re-read after an error delivers nothing twice. One GetRecords per shard is in flight at a
  * time; a read that found records reads again at once, one that found none waits the poll interval.
- *
- * <p>DynamoDB Local points an iterator of a shard that has no record yet at the shard's start, which may lie
- * behind the stream's first sequence number once other tables were written: such a shard is re-opened at
- * TRIM_HORIZON (it has nothing to skip).
  */
 final class StreamReader {
 
@@ -270,13 +265,8 @@ final class StreamReader {
 				return;
 			}
 			this.last = sequence;
-			var change = record.dynamodb();
-			Instant written = (change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime()
-					: Instant.now();
 			try {
-				StreamReader.this.listener.accept(new ChangeRecord(this.shardId, sequence,
-						change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
-						change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(), written));
+				StreamReader.this.listener.accept(ChangeRecord.of(this.shardId, record));
 			}
 			catch (RuntimeException ex) {
 				logger.error("Routing a change of {} failed", StreamReader.this.table, ex);
@@ -284,11 +274,6 @@ final class StreamReader {
 		}
 
 		private void failed(Throwable failure) {
-			if (failure instanceof TrimmedDataAccessException && !this.readAny) {
-				// DynamoDB Local: an empty shard's iterator behind the stream's start; nothing of it is skipped.
-				reopen(ShardIteratorType.TRIM_HORIZON);
-				return;
-			}
 			if (failure instanceof ExpiredIteratorException || failure instanceof TrimmedDataAccessException) {
 				reopen();
 				return;

@@ -2,7 +2,8 @@
  * Live connections: each table's DynamoDB Stream read once per process (every shard, a child after its
  * parent, each record once), every record routed to the subscriptions of its partition only, and each
  * subscription's changes judged on the record's old and new images and handed to its subscriber through a
- * bounded buffer.
+ * buffer bounded in changes and, with what its transport has not yet written, in bytes ({@link LiveMemory}); resumes
+ * read the stream again together ({@link Replays}).
  *
  * <p>This package knows nothing of the GraphQL transport: a subscription is a connection's definition and
  * query (with the caller's owner filters), and its changes are values.

@@ -190,6 +190,16 @@ public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source
 		}
 	}
 
+	@Override
+	public void replayed(int records) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.replay.reads",
+					"Reads of the tables' streams again for resuming subscribers (GetRecords; one serves all that need it)")
+				.increment();
+			liveCounter("dynamorelay.live.replay.records", "Records read again for resuming subscribers").increment(records);
+		}
+	}
+
 	private Counter liveCounter(String name, String description, String... tags) {
 		return this.live.computeIfAbsent(name + String.join(",", tags), (key) -> counter(name, description, tags));
 	}

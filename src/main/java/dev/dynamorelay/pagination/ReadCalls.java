@@ -14,12 +14,9 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * The DynamoDB requests of one connection read: its key condition, filter, names and values built once,
- * and each Query or Scan from a position, in an order, for items or for a count.
- *
- * <p>A Query from a position also bounds the sort key by the position's own value (inclusive). It
- * selects the same items as the {@code ExclusiveStartKey} alone and costs the same on DynamoDB; on
- * DynamoDB Local, which runs a Query as SQL over SQLite, it turns "skip every item in front of the
- * position" into an index seek, so page 10,000 of a partition costs what page 1 does.
+ * and each Query or Scan from a position, in an order, for items or for a count. A read from a position
+ * gives it as the {@code ExclusiveStartKey}, where DynamoDB resumes (the first item it evaluates is the one
+ * after it), so page 10,000 of a partition costs what page 1 does.
  */
 final class ReadCalls {
 
@@ -40,12 +37,6 @@ final class ReadCalls {
 
 	private final Optional<String> keyCondition;
 
-	/** The key condition of a read from a position: the same range, bounded by the position's sort key. */
-	private final Optional<String> resumeCondition;
-
-	/** {@link #names} with the sort key's, for {@link #resumeCondition}. */
-	private final Map<String, String> resumeNames;
-
 	private final Optional<String> filterExpression;
 
 	private final Map<String, String> names;
@@ -58,7 +49,6 @@ final class ReadCalls {
 		Map<String, String> names = new HashMap<>();
 		Map<String, AttributeValue> values = new HashMap<>();
 		String condition = null;
-		String resume = null;
 		if (query.partition().isPresent()) {
 			names.put("#pk", definition.partitionKey().orElseThrow().name());
 			values.put(":pk", query.partition().get());
@@ -70,9 +60,6 @@ final class ReadCalls {
 					values.put(":sk" + i, sort.values().get(i));
 				}
 				condition += " AND " + sort.expression();
-			}
-			else if (definition.sortKey().isPresent()) {
-				resume = condition + " AND #sk ";
 			}
 		}
 		String filter = null;
@@ -87,14 +74,9 @@ final class ReadCalls {
 			filter = (filter == null) ? expression : filter + " AND " + expression;
 		}
 		this.keyCondition = Optional.ofNullable(condition);
-		this.resumeCondition = Optional.ofNullable(resume);
 		this.filterExpression = Optional.ofNullable(filter);
 		this.names = Map.copyOf(names);
 		this.values = Map.copyOf(values);
-		if (resume != null) {
-			names.put("#sk", definition.sortKey().orElseThrow().name());
-		}
-		this.resumeNames = Map.copyOf(names);
 	}
 
 	/** What a call reads: whole items, or what a count needs (a typed count: the attributes that tell a node). */
@@ -142,25 +124,9 @@ final class ReadCalls {
 	QueryRequest query(Map<String, AttributeValue> from, Integer limit, SortOrder readOrder, Wanted what,
 			AwsRequestOverrideConfiguration timeout) {
 		QueryRequest.Builder query = QueryRequest.builder().tableName(this.definition.table());
-		AttributeValue fromSortKey = (from != null && this.resumeCondition.isPresent())
-				? from.get(this.definition.sortKey().orElseThrow().name()) : null;
-		if (fromSortKey != null) {
-			// The ExclusiveStartKey alone selects the same items. Bounding the sort key too (inclusive, so
-			// the start key stays inside the range, as DynamoDB requires) lets DynamoDB Local seek its
-			// SQLite index instead of stepping over every item in front of the position.
-			Map<String, AttributeValue> values = new HashMap<>(this.values);
-			values.put(":from", fromSortKey);
-			String bound = (readOrder == SortOrder.ASC) ? ">= :from" : "<= :from";
-			query.keyConditionExpression(this.resumeCondition.get() + bound)
-				.expressionAttributeNames(typedCount(what) ? projected(query::projectionExpression, this.resumeNames)
-						: this.resumeNames)
-				.expressionAttributeValues(values);
-		}
-		else {
-			query.keyConditionExpression(this.keyCondition.orElseThrow())
-				.expressionAttributeNames(typedCount(what) ? projected(query::projectionExpression, this.names) : this.names)
-				.expressionAttributeValues(this.values);
-		}
+		query.keyConditionExpression(this.keyCondition.orElseThrow())
+			.expressionAttributeNames(typedCount(what) ? projected(query::projectionExpression, this.names) : this.names)
+			.expressionAttributeValues(this.values);
 		query.exclusiveStartKey(from)
 			.scanIndexForward(readOrder == SortOrder.ASC)
 			.limit(limit)

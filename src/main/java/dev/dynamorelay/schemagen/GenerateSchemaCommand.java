@@ -125,7 +125,7 @@ public final class GenerateSchemaCommand implements Callable<Integer> {
 	/** Where the tables are, for the schema's header. */
 	private static String source(DynamoDbProperties dynamo) {
 		if (dynamo.embedded()) {
-			return "the embedded DynamoDB Local (dynamo-relay.dynamodb.endpoint is not set)";
+			return "the embedded DynamoDB engine (dynamo-relay.dynamodb.endpoint is not set)";
 		}
 		if (dynamo.aws()) {
 			return "AWS" + ((dynamo.region() != null) ? " (" + dynamo.region() + ")" : "");

@@ -62,9 +62,12 @@ public final class ErrorResponses {
 
 	/**
 	 * Counts one request refused at the HTTP layer, by reason: {@code body-too-large}, {@code body-timeout},
+	 * {@code header-timeout} (a request line and headers not whole by their deadline),
 	 * {@code unreadable} (Tomcat's own refusals), {@code trace}, {@code abandoned} (the client went away before its body was whole),
-	 * {@code message-too-large} (a WebSocket message over its bound), or {@code messages-assembling} (a WebSocket
-	 * message's part beyond what all messages arriving in parts may hold together).
+	 * {@code message-too-large} (a WebSocket message over its bound), {@code messages-assembling} (a WebSocket
+	 * message's part beyond what all messages arriving in parts may hold together), {@code message-invalid} (a
+	 * WebSocket message that is no graphql-transport-ws message), or {@code websocket-send-failed} (a WebSocket
+	 * client that read nothing for the send timeout, or hung up under a send).
 	 */
 	public static void refusal(String reason) {
 		Metrics.counter("dynamorelay.http.refusals", "reason", reason).increment();

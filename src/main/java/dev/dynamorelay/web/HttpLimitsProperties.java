@@ -16,9 +16,14 @@ import org.springframework.util.unit.DataSize;
  * @param bodyTimeout how long the whole body may take to arrive, from the request's headers to its last
  * byte; a body still arriving then is refused (HTTP 408). The body is read without holding a thread, so
  * slow clients hold a connection each, never a worker
+ * @param headerTimeout how long a request's line and headers may take to arrive, from their first byte; a
+ * connection whose request head is not whole by then is closed. Tomcat's own
+ * {@code server.tomcat.connection-timeout} bounds only each wait for the next bytes, which a client sending a
+ * header line every few seconds never reaches
  */
 @ConfigurationProperties("dynamo-relay.http")
-public record HttpLimitsProperties(@DefaultValue("1MB") DataSize maxBodySize, @DefaultValue("10s") Duration bodyTimeout) {
+public record HttpLimitsProperties(@DefaultValue("1MB") DataSize maxBodySize, @DefaultValue("10s") Duration bodyTimeout,
+		@DefaultValue("10s") Duration headerTimeout) {
 
 	public HttpLimitsProperties {
 		if (maxBodySize.toBytes() < 1 || maxBodySize.toBytes() > Integer.MAX_VALUE - 8) {
@@ -27,6 +32,9 @@ public record HttpLimitsProperties(@DefaultValue("1MB") DataSize maxBodySize, @D
 		}
 		if (bodyTimeout.isNegative() || bodyTimeout.isZero()) {
 			throw new IllegalArgumentException("dynamo-relay.http.body-timeout must be positive, got " + bodyTimeout);
+		}
+		if (headerTimeout.isNegative() || headerTimeout.isZero()) {
+			throw new IllegalArgumentException("dynamo-relay.http.header-timeout must be positive, got " + headerTimeout);
 		}
 	}
 

@@ -2,6 +2,7 @@ package dev.dynamorelay.web;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import jakarta.servlet.ServletException;
@@ -13,6 +14,7 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.catalina.valves.ValveBase;
+import org.apache.tomcat.util.net.ApplicationBufferHandler;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.http.HttpStatus;
@@ -27,7 +29,8 @@ import dev.dynamorelay.metrics.AnsweredErrors;
  * over {@code server.max-http-request-header-size}, a malformed request line. Its error report valve
  * writes an HTML page for them; this one writes what every other error of the server is: a GraphQL
  * error body, or a problem under {@code /api/} ({@link ErrorResponses}), code {@code INVALID_ARGUMENT}
- * for a 4xx. It writes only where nothing has been written (an error Spring answered has its body).
+ * for a 4xx. A request line refused before Tomcat took its path from it (a raw control byte, a URL longer than
+ * the header buffer) is shaped by the path read from the bytes Tomcat holds. It writes only where nothing has been written (an error Spring answered has its body).
  */
 @Component
 class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
@@ -118,12 +121,68 @@ class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerF
 			}
 		}
 
-		/** The request's path as sent (it may not decode), or {@code /} when there is none. */
+		/**
+		 * The request's path as sent (it may not decode); when Tomcat refused the request line itself (a control
+		 * byte in it, or longer than the header buffer) it has none, and the path is read from the bytes of the line
+		 * it holds; {@code /} when there are none.
+		 */
 		private static String path(Request request) {
-			String uri = (request.getCoyoteRequest() != null) ? request.getCoyoteRequest().requestURI().toString() : null;
-			return (uri != null && !uri.isEmpty()) ? uri : "/";
+			org.apache.coyote.Request coyote = request.getCoyoteRequest();
+			String uri = (coyote != null) ? coyote.requestURI().toString() : null;
+			if (uri != null && !uri.isEmpty()) {
+				return uri;
+			}
+			String read = (coyote != null && coyote.getInputBuffer() instanceof ApplicationBufferHandler buffer)
+					? requestPath(buffer.getByteBuffer()) : null;
+			return (read != null) ? read : "/";
 		}
 
+	}
+
+	/** The longest path taken from a request line Tomcat refused: enough to tell its shape, and to show it. */
+	static final int MAX_READ_PATH = 512;
+
+	/**
+	 * The path of the request line at the start of {@code head} (the bytes of a request as they came: {@code GET
+	 * /api/users?limit=1 HTTP/1.1}), as far as it goes, without its query and at most {@link #MAX_READ_PATH}
+	 * characters; {@code null} when there is no target yet. An absolute target ({@code http://host/api/...}) gives
+	 * its path.
+	 */
+	static String requestPath(ByteBuffer head) {
+		if (head == null) {
+			return null;
+		}
+		ByteBuffer bytes = head.duplicate();
+		int end = bytes.limit();
+		int at = 0;
+		while (at < end && (bytes.get(at) == '\r' || bytes.get(at) == '\n')) {
+			at++;
+		}
+		while (at < end && bytes.get(at) != ' ') { // the method
+			at++;
+		}
+		if (at >= end) {
+			return null;
+		}
+		at++;
+		StringBuilder target = new StringBuilder();
+		while (at < end && target.length() < MAX_READ_PATH + 64) {
+			byte b = bytes.get(at++);
+			if (b == ' ' || b == '\r' || b == '\n' || b == '?' || b == '#') {
+				break;
+			}
+			target.append((char) (b & 0xFF));
+		}
+		String path = target.toString();
+		int scheme = path.indexOf("://");
+		if (scheme > 0 && !path.startsWith("/")) {
+			int slash = path.indexOf('/', scheme + 3);
+			path = (slash >= 0) ? path.substring(slash) : "/";
+		}
+		if (path.isEmpty()) {
+			return null;
+		}
+		return (path.length() > MAX_READ_PATH) ? path.substring(0, MAX_READ_PATH) : path;
 	}
 
 }

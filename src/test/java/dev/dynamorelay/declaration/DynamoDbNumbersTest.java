@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The edges of DynamoDB's Number range, each as DynamoDB Local answered a PutItem and GetItem of it as
- * a key (SDK 2, DynamoDB Local 2): stored, or refused with a ValidationException.
+ * The edges of DynamoDB's Number range (Developer Guide, "Supported data types and naming rules", Number: 38
+ * digits of precision, leading and trailing zeros trimmed, magnitudes from 1E-130 to below 1E+126), each stored
+ * or refused with a ValidationException by a PutItem of it as a key.
  */
 class DynamoDbNumbersTest {
 

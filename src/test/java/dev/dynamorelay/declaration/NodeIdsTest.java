@@ -80,6 +80,34 @@ class NodeIdsTest {
 		}
 	}
 
+	/**
+	 * A key that is one field holds what that field's type holds: the sample's {@code Movie.year: Int} is never
+	 * {@code 1.5}, though DynamoDB holds that number; such an id names no movie this server could serve.
+	 */
+	@Test
+	void refusesIdsWhoseKeyFieldCannotHoldTheirValue() {
+		Entity typed = typedMovie();
+		for (String year : List.of("1.5", "1999.5", "2147483648", "-2147483649", "1" + "0".repeat(38))) {
+			String id = NodeIds.encode(typed, Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS("t")));
+			assertThatThrownBy(() -> NodeIds.decode(id, (name) -> Optional.of(typed))).as(year)
+				.isInstanceOf(InvalidArgumentException.class)
+				.hasMessageContaining("not a node id");
+		}
+		for (String year : List.of("1999", "0", "-5", "2147483647", "-2147483648")) {
+			String id = NodeIds.encode(typed, Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS("t")));
+			assertThat(NodeIds.decode(id, (name) -> Optional.of(typed)).key()).containsEntry("year", AttributeValue.fromN(year));
+		}
+	}
+
+	private static Entity typedMovie() {
+		Table table = new Table("Movies", "Movies", KeyAttribute.number("year"), Optional.of(KeyAttribute.string("title")),
+				Map.of(), Optional.empty(), new Location("test", 1));
+		return new Entity("Movie", table, KeyTemplate.of("year"), Optional.of(KeyTemplate.of("title")), Optional.empty(),
+				Map.of("year", new Entity.AttributeField("year", "year", new ValueType.Number(ValueType.Number.Kind.INT)),
+						"title", new Entity.AttributeField("title", "title", new ValueType.Text())),
+				true, new Location("test", 1));
+	}
+
 	private static String movie(String year, String title) {
 		return NodeIds.encode(MOVIE, Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS(title)));
 	}

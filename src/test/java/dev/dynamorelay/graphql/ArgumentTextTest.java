@@ -1,5 +1,6 @@
 package dev.dynamorelay.graphql;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import graphql.Scalars;
@@ -26,11 +27,24 @@ class ArgumentTextTest {
 	void numbersBooleansAndTextAreTyped() {
 		assertThat(ArgumentText.external("year", List.of("1999"), GraphQLNonNull.nonNull(Scalars.GraphQLInt), false)).isEqualTo(1999);
 		assertThat(ArgumentText.external("seq", List.of("9007199254740993"), LONG, false)).isEqualTo(9007199254740993L);
-		assertThat(ArgumentText.external("min", List.of("0.1"), Scalars.GraphQLFloat, false)).isEqualTo(0.1);
+		assertThat(ArgumentText.external("min", List.of("0.1"), Scalars.GraphQLFloat, false)).isEqualTo(new BigDecimal("0.1"));
 		assertThat(ArgumentText.external("gift", List.of("false"), Scalars.GraphQLBoolean, false)).isEqualTo(false);
 		assertThat(ArgumentText.external("name", List.of(" a b "), Scalars.GraphQLString, false)).isEqualTo(" a b ");
 		GraphQLEnumType order = GraphQLEnumType.newEnum().name("SortOrder").value("ASC").value("DESC").build();
 		assertThat(ArgumentText.external("order", List.of("DESC"), order, false)).isEqualTo("DESC");
+	}
+
+	/** A Float parameter is the decimal written, as a JSON client's number is: a double would round these. */
+	@Test
+	void aFloatIsTheDecimalAsWritten() {
+		for (String text : List.of("98765432109876543210.12345", "1234567890123456789012345678901234.5678")) {
+			assertThat(ArgumentText.external("min", List.of(text), Scalars.GraphQLFloat, false)).isEqualTo(new BigDecimal(text));
+		}
+		assertThatThrownBy(() -> ArgumentText.external("min", List.of("1e400"), Scalars.GraphQLFloat, false))
+			.isInstanceOf(InvalidArgumentException.class).hasMessageContaining("`1e400`");
+		GraphQLScalarType json = GraphQLScalarType.newScalar().name("JSON").coercing(Scalars.GraphQLString.getCoercing()).build();
+		assertThat(ArgumentText.external("raw", List.of("98765432109876543210.12345"), json, false))
+			.isEqualTo(new BigDecimal("98765432109876543210.12345"));
 	}
 
 	@Test

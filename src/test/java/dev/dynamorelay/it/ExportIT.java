@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The export command as a real separate process (the packaged jar) over the test server's embedded
- * DynamoDB Local: whole exports equal direct reads, an export killed with SIGKILL and resumed holds
+ * DynamoDB engine: whole exports equal direct reads, an export killed with SIGKILL and resumed holds
  * every item exactly once (a Query, and a parallel Scan), segment ranges split a Scan, bad usage is
  * refused with its exit code and one clear message, and so is a resume from a position file or an output
  * that was changed since the export wrote it.

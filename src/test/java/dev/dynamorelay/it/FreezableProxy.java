@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP proxy on 127.0.0.1 in front of DynamoDB Local that a test can freeze (connections are
+ * A TCP proxy on 127.0.0.1 in front of a DynamoDB engine that a test can freeze (connections are
  * accepted, nothing is answered), slow down (each request's bytes are held a fixed time before they are
  * forwarded, so every call takes at least that long, however fast DynamoDB answers), cut (connections are
  * accepted and reset), stop (nothing listens: connections are refused), or make answer every request with a

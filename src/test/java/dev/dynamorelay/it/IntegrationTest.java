@@ -24,7 +24,7 @@ import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 import dev.dynamorelay.declaration.Declarations;
 
 /**
- * Base of the integration tests: the whole server on a random port, over its embedded DynamoDB Local,
+ * Base of the integration tests: the whole server on a random port, over its embedded DynamoDB engine,
  * reached over HTTP with {@link HttpGraphQlTester}; the test reads and writes DynamoDB directly with
  * its own SDK client.
  */

@@ -141,7 +141,7 @@ class LiveConnectionsIT extends IntegrationTest {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Map<String, Object> node(Map<String, Object> change) {
+	static Map<String, Object> node(Map<String, Object> change) {
 		return (Map<String, Object>) ((Map<String, Object>) change.get("edge")).get("node");
 	}
 

@@ -1,6 +1,5 @@
 package dev.dynamorelay.it;
 
-import java.lang.reflect.Constructor;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
@@ -8,36 +7,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Live connections across a shard's end: DynamoDB Local closes every open shard of every stream at once on its
- * test control's ROLLOVER (as DynamoDB rotates shards every few hours, or splits them), and the reader goes on
+ * Live connections across a shard's end: the engine closes every open shard of every stream at once on its
+ * {@code rollover()} (as DynamoDB rotates shards every few hours, or splits them), and the reader goes on
  * with the children once the parents are drained: nothing is lost, nothing arrives twice, and a subscriber that
  * resumes after an event of a closed shard gets what followed, in the children too, once.
  *
- * <p>Its server is closed after the class (its own DynamoDB Local is closed then, and a cached server would go
+ * <p>Its server is closed after the class (its own DynamoDB engine is closed then, and a cached server would go
  * on reading its streams).
  */
 @DirtiesContext
 class LiveShardsIT extends IntegrationTest {
 
-	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start(withTestControl());
+	private static final EmbeddedDynamoDb DYNAMODB = EmbeddedDynamoDb.start();
 
 	private static final Duration WITHIN = Duration.ofSeconds(10);
 
 	@DynamicPropertySource
-	static void dynamoDbWithTestControl(DynamicPropertyRegistry registry) {
+	static void ownDynamoDb(DynamicPropertyRegistry registry) {
 		registry.add("dynamo-relay.dynamodb.endpoint", () -> DYNAMODB.endpoint().toString());
 		registry.add("dynamo-relay.cursor.secret", () -> "shards-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "false");
@@ -87,22 +84,9 @@ class LiveShardsIT extends IntegrationTest {
 		return amounts;
 	}
 
-	/** Closes every open shard of every stream (DynamoDB Local's test control). */
+	/** Closes every open shard of every stream, and opens their children. */
 	private void rollover() {
-		this.dynamoDb.putItem((put) -> put.tableName("[TEST_CONTROL]").item(Map.of("ACTION", AttributeValue.fromS("ROLLOVER"))));
-	}
-
-	/** DynamoDB Local's request handler with its test controls on (its package-private constructor). */
-	private static LocalDynamoDBRequestHandler withTestControl() {
-		try {
-			Constructor<LocalDynamoDBRequestHandler> constructor = LocalDynamoDBRequestHandler.class.getDeclaredConstructor(
-					int.class, boolean.class, String.class, boolean.class, boolean.class, boolean.class);
-			constructor.setAccessible(true);
-			return constructor.newInstance(0, true, null, true, false, true);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new IllegalStateException("DynamoDB Local's test control is not where it was", ex);
-		}
+		assertThat(DYNAMODB.engine().streams().rollover()).as("the open shards closed").isPositive();
 	}
 
 }

@@ -103,6 +103,55 @@ class LiveTransportsIT extends IntegrationTest {
 		}
 	}
 
+	/**
+	 * Clients of Server-Sent Events that stop reading (more of them than the server has processors) hold up no
+	 * other subscriber: each stream is written on a thread of its own, and waits in its subscriber's buffer,
+	 * bounded in bytes (Spring GraphQL's writer wrote on the Reactor threads every subscription shares, each write
+	 * to a client that reads nothing waiting up to Tomcat's 10 s).
+	 */
+	@Test
+	void serverSentEventsClientsThatStopReadingHoldUpNoOtherSubscriber() throws Exception {
+		String slow = this.fixtures.buyer("sse-slow");
+		String other = this.fixtures.buyer("sse-other");
+		int streams = Runtime.getRuntime().availableProcessors() + 2;
+		List<java.net.Socket> sockets = new java.util.ArrayList<>();
+		try (Subscriber subscriber = new Subscriber(this.port, null, LiveConnectionsIT.CHANGES, Map.of("userId", other))) {
+			byte[] body = JSON.writeValueAsBytes(Map.of("query",
+					"subscription($u: String!) { purchaseChanges(userId: $u) { edge { node { product } } } }", "variables",
+					Map.of("u", slow)));
+			for (int i = 0; i < streams; i++) {
+				java.net.Socket socket = new java.net.Socket();
+				socket.setReceiveBufferSize(4096);
+				socket.connect(new java.net.InetSocketAddress("127.0.0.1", this.port), 5_000);
+				socket.getOutputStream().write(("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+						+ "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+					.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+				socket.getOutputStream().write(body);
+				socket.getOutputStream().flush();
+				sockets.add(socket);
+			}
+			// They read nothing: 24 changes of 300 KB are more than their sockets hold, and the server's writes wait.
+			Thread.sleep(1_000);
+			long at = 1_760_006_000_000L;
+			for (int i = 0; i < 24; i++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(slow, at + i, "books", "1", "s".repeat(300_000))));
+			}
+			Thread.sleep(1_000);
+			Map<String, Object> change = null;
+			for (int attempt = 0; attempt < 3 && change == null; attempt++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(other, at + attempt, "books", "7")));
+				org.springframework.graphql.client.ClientGraphQlResponse response = subscriber.response(Duration.ofSeconds(5));
+				change = (response != null) ? response.field("purchaseChanges").getValue() : null;
+			}
+			assertThat(change).as("the other subscriber's change, within 5 s").isNotNull();
+		}
+		finally {
+			for (java.net.Socket socket : sockets) {
+				socket.close();
+			}
+		}
+	}
+
 	/** The data of the next {@code event: next}, or null within {@code timeout}. */
 	private static String dataOfNext(BlockingQueue<String> lines, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();

@@ -9,7 +9,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 /**
- * A test class's own DynamoDB Local behind a {@link FreezableProxy}: the server is pointed at the proxy
+ * A test class's own DynamoDB engine behind a {@link FreezableProxy}: the server is pointed at the proxy
  * ({@link #proxyEndpoint()}), the test's direct reads and writes go to DynamoDB itself ({@link #endpoint()}).
  */
 final class ProxiedDynamoDb implements AutoCloseable {

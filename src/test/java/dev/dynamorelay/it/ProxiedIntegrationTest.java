@@ -6,7 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
- * An integration test whose server talks to its own DynamoDB Local through a {@link FreezableProxy}
+ * An integration test whose server talks to its own DynamoDB engine through a {@link FreezableProxy}
  * ({@link ProxiedDynamoDb}); the test's direct reads go to DynamoDB itself, and the proxy forwards again
  * after each test. The subclass starts its {@link ProxiedDynamoDb} in a static field, points
  * {@code dynamo-relay.dynamodb.endpoint} at its proxy and closes it after all its tests.
@@ -17,7 +17,7 @@ import org.springframework.test.annotation.DirtiesContext;
 @DirtiesContext
 abstract class ProxiedIntegrationTest extends IntegrationTest {
 
-	/** The subclass's DynamoDB Local and proxy. */
+	/** The subclass's DynamoDB engine and proxy. */
 	protected abstract ProxiedDynamoDb proxied();
 
 	@Override

@@ -122,18 +122,65 @@ class RequestErrorsIT extends IntegrationTest {
 			Errors.assertCode(nodes, "INVALID_ARGUMENT");
 			assertThat(Errors.requests(nodes)).isZero();
 		}
-		// DynamoDB's own edges are in range: no error, and no such movie.
-		for (String year : List.of("1" + "0".repeat(38), "9".repeat(38) + "0".repeat(88), "-" + "9".repeat(38) + "0".repeat(88),
-				"0." + "0".repeat(129) + "1", "12345678901234567890123456789012345678")) {
+		// An Int's own edges are whole and in range: no error, and no such movie (DynamoDB's edges: NodeIdsTest).
+		for (String year : List.of("2147483647", "-2147483648", "0")) {
 			GraphQlResponse node = execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", movieId(year, "Forged")));
 			assertThat(node.getErrors()).as(year).isEmpty();
 			assertThat((Object) node.field("node").getValue()).isNull();
 		}
 	}
 
+	/**
+	 * A Movie's {@code year} is an {@code Int}: an id whose year is {@code 1.5} (a number DynamoDB holds) or past
+	 * 32 bits names no movie the server could serve, and is refused before a read, as a query by such a year is.
+	 */
+	@Test
+	void nodeIdsWhoseIntKeyIsNoIntAreInvalidArgument() {
+		for (String year : List.of("1.5", "1999.5", "2147483648", "1" + "0".repeat(38))) {
+			String id = movieId(year, "Forged");
+			GraphQlResponse node = execute("query($id: ID!) { node(id: $id) { id } }", Map.of("id", id));
+			Errors.assertCode(node, "INVALID_ARGUMENT");
+			assertThat(Errors.requests(node)).as(year).isZero();
+			GraphQlResponse nodes = execute("query($ids: [ID!]!) { nodes(ids: $ids) { id } }", Map.of("ids", List.of(id)));
+			Errors.assertCode(nodes, "INVALID_ARGUMENT");
+			assertThat(Errors.requests(nodes)).as(year).isZero();
+		}
+	}
+
 	private String movieId(String year, String title) {
 		return NodeIds.encode(this.declarations.entity("Movie"),
 				Map.of("year", AttributeValue.fromN(year), "title", AttributeValue.fromS(title)));
+	}
+
+	/**
+	 * A path the server does not serve, and the error page itself, answer 404 with the contract's code in the
+	 * path's shape: Boot's answers were {@code {"timestamp", "status":404, "error", "path"}} with no code, and, for
+	 * {@code GET /error}, HTTP 500 with {@code {"status":999,"error":"None"}}.
+	 */
+	@Test
+	void pathsTheServerDoesNotServeAreNotFoundWithACode() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		for (String method : List.of("GET", "POST")) {
+			for (String path : List.of("/nope", "/error", "/graphql/x", "/api/nope")) {
+				HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+					.header("Content-Type", "application/json")
+					.method(method, HttpRequest.BodyPublishers.ofString("{}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+				String as = method + " " + path;
+				assertThat(response.statusCode()).as(as).isEqualTo(404);
+				if (path.startsWith("/api/")) {
+					assertThat(response.headers().firstValue("Content-Type")).as(as).get().asString()
+						.startsWith("application/problem+json");
+					assertThat(response.body()).as(as).contains("\"code\":\"NOT_FOUND\"");
+				}
+				else {
+					assertThat(response.headers().firstValue("Content-Type")).as(as).get().asString().startsWith("application/json");
+					assertThat(response.body()).as(as)
+						.contains("\"errors\"", "\"code\":\"NOT_FOUND\"", path)
+						.doesNotContain("999", "\"None\"", "timestamp");
+				}
+			}
+		}
 	}
 
 	@Test

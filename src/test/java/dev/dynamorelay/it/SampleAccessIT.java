@@ -1,5 +1,7 @@
 package dev.dynamorelay.it;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -242,6 +244,34 @@ class SampleAccessIT extends IntegrationTest {
 		assertThat(answer.codes()).containsExactly("UNAUTHENTICATED");
 		assertThat((String) answer.errors().get(0).get("message")).contains("exp");
 		assertThat(answer.body()).doesNotContainKey("data");
+	}
+
+	/**
+	 * A token valid for 100 years, with or without {@code iat}, or issued an hour from now, is refused as a key that
+	 * cannot be withdrawn (dynamo-relay.auth.max-token-lifetime, a day by default); a day's token, and one whose
+	 * issuer's clock is half a minute ahead, are served.
+	 */
+	@Test
+	void aTokenValidForACenturyOrIssuedInTheFutureIsRefused() {
+		String query = "{ movies(year: 2001, first: 1) { edges { cursor } } }";
+		Instant now = Instant.now();
+		Instant century = now.plus(Duration.ofDays(36_525));
+		Map<String, String> refused = Map.of("valid for 100 years", Tokens.timed(this.alice, now, century),
+				"valid for 100 years, no iat", Tokens.timed(this.alice, null, century),
+				"issued in an hour", Tokens.timed(this.alice, now.plus(Duration.ofHours(1)), now.plus(Duration.ofHours(2))));
+		refused.forEach((kind, token) -> {
+			Answer answer = this.http.post(token, query).clean();
+			assertThat(answer.status()).as(kind).isEqualTo(401);
+			assertThat(answer.authenticate()).as(kind).startsWith("Bearer").contains("invalid_token");
+			assertThat(answer.codes()).as(kind).containsExactly("UNAUTHENTICATED");
+			assertThat((String) answer.errors().get(0).get("message")).as(kind).contains(kind.startsWith("issued")
+					? "in the future" : "max-token-lifetime");
+			assertThat(answer.body()).as(kind).doesNotContainKey("data");
+		});
+		Map<String, String> served = Map.of("valid for a day", Tokens.timed(this.alice, now, now.plus(Duration.ofHours(23))),
+				"valid for an hour, no iat", Tokens.timed(this.alice, null, now.plus(Duration.ofHours(1))),
+				"issued 30 s ahead", Tokens.timed(this.alice, now.plus(Duration.ofSeconds(30)), now.plus(Duration.ofHours(1))));
+		served.forEach((kind, token) -> assertThat(this.http.post(token, query).clean().status()).as(kind).isEqualTo(200));
 	}
 
 	@Test

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Base of the shop tests: the server serving {@code src/test/resources/shop/} instead of the sample, its
  * tables ({@code Shop_Shop} with {@code GSI1} and {@code ByTotal}, {@code Shop_Readings}) created by the
- * server from the declarations on its embedded DynamoDB Local. Every shop test class shares this one
+ * server from the declarations on its embedded DynamoDB engine. Every shop test class shares this one
  * server; each test writes items under customer ids, statuses and sensors of its own.
  */
 @TestPropertySource(properties = { "dynamo-relay.schema.locations=classpath:shop/",

@@ -21,7 +21,7 @@ class ShopPaginationIT extends ShopIntegrationTest {
 
 	private static final Instant T0 = Instant.parse("2025-03-01T08:00:00Z");
 
-	/** Page sizes walked in each order (DynamoDB Local answers in milliseconds, not microseconds: few pages). */
+	/** Page sizes walked in each order (a walk is one request a page: few sizes, few pages). */
 	private static final Map<String, int[]> PAGE_SIZES = Map.of("ASC", new int[] { 1, 7, 50 }, "DESC",
 			new int[] { 2, 50 });
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 
 import com.nimbusds.jose.JOSEException;
@@ -46,6 +47,12 @@ final class Tokens {
 		registry.add("spring.security.oauth2.resourceserver.jwt.audiences", () -> AUDIENCE);
 	}
 
+	/** The same as command-line arguments, for a server in a JVM of its own. */
+	static List<String> arguments() {
+		return List.of("--spring.security.oauth2.resourceserver.jwt.public-key-location=" + PUBLIC_KEY.toUri(),
+				"--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE);
+	}
+
 	/** A valid token for {@code subject} with {@code claims} besides. */
 	static String of(String subject, Map<String, Object> claims) {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), claims));
@@ -71,6 +78,17 @@ final class Tokens {
 			.issueTime(Date.from(Instant.now().minus(Duration.ofMinutes(1))))
 			.build();
 		return signed(TRUSTED, claims);
+	}
+
+	/** A token signed by the trusted key, issued at {@code issued} (none: no {@code iat}) and expiring at {@code expires}. */
+	static String timed(String subject, Instant issued, Instant expires) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject)
+			.audience(AUDIENCE)
+			.expirationTime(Date.from(expires));
+		if (issued != null) {
+			claims.issueTime(Date.from(issued));
+		}
+		return signed(TRUSTED, claims.build());
 	}
 
 	static String signedByAnotherKey(String subject) {

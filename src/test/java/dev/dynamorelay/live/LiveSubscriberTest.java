@@ -61,7 +61,7 @@ class LiveSubscriberTest {
 
 	@Test
 	void changesWaitUntilAskedForAndComeInOrder() {
-		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 8);
+		LiveSubscriber subscriber = subscriber(8, LiveMemory.unbounded());
 		Recorder recorder = new Recorder(0);
 		Flux.<Change>create(subscriber::attach).subscribe(recorder);
 		subscriber.offer(inserted("user-1", 1, 1));
@@ -76,7 +76,7 @@ class LiveSubscriberTest {
 
 	@Test
 	void aSubscriberThatFallsTooFarBehindIsDroppedWithUnavailable() {
-		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 2);
+		LiveSubscriber subscriber = subscriber(2, LiveMemory.unbounded());
 		Recorder recorder = new Recorder(0);
 		Flux.<Change>create(subscriber::attach).subscribe(recorder);
 		for (int i = 1; i <= 3; i++) {
@@ -89,9 +89,55 @@ class LiveSubscriberTest {
 		assertThat(recorder.received).isEmpty();
 	}
 
+	@Test
+	void aSubscriberPastItsBytesIsEndedWithWhereToResume() {
+		LiveMemory memory = new LiveMemory(1_000, 10_000, 100_000);
+		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 100,
+				new LiveMemory.Outlet(memory.connection(), "1"), Map.of("shard", BigInteger.valueOf(41)), Optional.empty());
+		Recorder recorder = new Recorder(0);
+		Flux.<Change>create(subscriber::attach).subscribe(recorder);
+		subscriber.offer(inserted("user-1", 1, 42, "x".repeat(600)));
+		assertThat(memory.held()).as("its item and overhead").isGreaterThan(600);
+		subscriber.offer(inserted("user-1", 2, 43, "x".repeat(600)));
+		assertThat(recorder.failure.get()).isInstanceOfSatisfying(FellBehindException.class, (behind) -> {
+			assertThat(behind.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+			// Nothing was written: it resumes where the live reader stood when it subscribed, before its first change.
+			assertThat(behind.extensions()).containsEntry(FellBehindException.AFTER,
+					new StreamPosition("shard", BigInteger.valueOf(41)).eventId());
+		}).hasMessageContaining("max-pending-bytes-per-subscription");
+		assertThat(memory.held()).as("its waiting bytes freed").isZero();
+	}
+
+	@Test
+	void aWrittenChangeIsWhereAnEndedSubscriberResumes() {
+		LiveMemory memory = new LiveMemory(1_000, 10_000, 100_000);
+		LiveMemory.Connection connection = memory.connection();
+		LiveSubscriber subscriber = new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, 100,
+				new LiveMemory.Outlet(connection, "1"), Map.of("shard", BigInteger.valueOf(41)), Optional.empty());
+		Recorder recorder = new Recorder(1);
+		Flux.<Change>create(subscriber::attach).subscribe(recorder);
+		subscriber.offer(inserted("user-1", 1, 42, "x".repeat(600)));
+		assertThat(recorder.received).hasSize(1);
+		connection.written("1");
+		subscriber.offer(inserted("user-1", 2, 43, "x".repeat(600)));
+		subscriber.offer(inserted("user-1", 3, 44, "x".repeat(600)));
+		assertThat(recorder.failure.get()).isInstanceOfSatisfying(FellBehindException.class,
+				(behind) -> assertThat(behind.extensions()).containsEntry(FellBehindException.AFTER,
+						new StreamPosition("shard", BigInteger.valueOf(42)).eventId()));
+	}
+
+	private LiveSubscriber subscriber(int buffer, LiveMemory memory) {
+		return new LiveSubscriber(this.query, this.paginator, LiveMeters.NONE, buffer,
+				new LiveMemory.Outlet(memory.connection(), "1"), Map.of("shard", BigInteger.ZERO), Optional.empty());
+	}
+
 	private static ChangeRecord inserted(String userId, long purchasedAt, long sequence) {
+		return inserted(userId, purchasedAt, sequence, "p");
+	}
+
+	private static ChangeRecord inserted(String userId, long purchasedAt, long sequence, String product) {
 		Map<String, AttributeValue> item = Map.of("userId", AttributeValue.fromS(userId), "purchasedAt",
-				AttributeValue.fromN(Long.toString(purchasedAt)));
+				AttributeValue.fromN(Long.toString(purchasedAt)), "product", AttributeValue.fromS(product));
 		return new ChangeRecord("shard", BigInteger.valueOf(sequence), Optional.empty(), Optional.of(item), Instant.now());
 	}
 

@@ -85,7 +85,7 @@ import dev.dynamorelay.schemagen.SchemaIntrospectionIT.Output;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Generate, serve, walk: creates tables the project has never seen in an embedded DynamoDB Local, fills
+ * Generate, serve, walk: creates tables the project has never seen in an embedded DynamoDB engine, fills
  * them with several pages of items, generates their schema with {@code generate-schema}, serves the
  * generated file as it is, and walks every generated root connection over HTTP, forwards and backwards,
  * comparing the nodes' keys in order with the same reads made directly with the SDK.
@@ -105,7 +105,7 @@ class GeneratedSchemaRoundTripIT {
 	@TempDir
 	static Path directory;
 
-	private static EmbeddedDynamoDb dynamoDbLocal;
+	private static EmbeddedDynamoDb dynamoDbEngine;
 
 	private static DynamoDbClient dynamoDb;
 
@@ -131,10 +131,10 @@ class GeneratedSchemaRoundTripIT {
 
 	@BeforeAll
 	static void generateAndServe() throws IOException {
-		dynamoDbLocal = EmbeddedDynamoDb.start();
+		dynamoDbEngine = EmbeddedDynamoDb.start();
 		dynamoDb = DynamoDbClient.builder()
 			.httpClient(UrlConnectionHttpClient.create())
-			.endpointOverride(dynamoDbLocal.endpoint())
+			.endpointOverride(dynamoDbEngine.endpoint())
 			.region(Region.US_EAST_1)
 			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
 			.build();
@@ -143,7 +143,7 @@ class GeneratedSchemaRoundTripIT {
 		createChunks();
 		createUserSessions();
 		createAppData();
-		String endpoint = dynamoDbLocal.endpoint().toString();
+		String endpoint = dynamoDbEngine.endpoint().toString();
 		Output output = SchemaIntrospectionIT
 			.capture(() -> GenerateSchemaCommand.run("--dynamo-relay.dynamodb.endpoint=" + endpoint));
 		assertThat(output.exitCode()).as(output.stderr()).isZero();
@@ -177,8 +177,8 @@ class GeneratedSchemaRoundTripIT {
 		if (dynamoDb != null) {
 			dynamoDb.close();
 		}
-		if (dynamoDbLocal != null) {
-			dynamoDbLocal.close();
+		if (dynamoDbEngine != null) {
+			dynamoDbEngine.close();
 		}
 	}
 

@@ -164,6 +164,9 @@ final class Abuse {
 
 	private final int attackThreads = Integer.parseInt(env("BENCH_ABUSE_THREADS", "4"));
 
+	/** How long the normal page is measured beside the live section's resumes alone. */
+	private final Duration resumeWindow = Duration.ofSeconds(Long.parseLong(env("BENCH_ABUSE_RESUME_SECONDS", "60")));
+
 	/** {@code dynamo-relay.dynamodb.timeout}: the deadline of a request's reads. */
 	private final Duration deadline = serverDuration("dynamo-relay.dynamodb.timeout", "5s");
 
@@ -254,6 +257,9 @@ final class Abuse {
 		// its operation names (up to 100, with their timers) fills within seconds of the first attacks and stays:
 		// read before them, and again after a first round of them, so that start and end compare what a server
 		// that has met such traffic holds.
+		// The live attacks' own set-up (issue 31: a client that stops reading, resumes), kept apart: LiveAbuse.
+		LiveAbuse liveAbuse = new LiveAbuse(this.bench, this.pid, this.port, this.managementPort);
+		liveAbuse.prepare();
 		Memory before = memory("before");
 		System.out.printf("Abuse: a first round of the attacks, %d s ...%n", FIRST_ROUND.toSeconds());
 		Attacks first = attack();
@@ -276,6 +282,7 @@ final class Abuse {
 		long started = System.nanoTime();
 		this.windowStart = started;
 		Attacks attacks = attack();
+		LiveAbuse.Running liveAttacks = liveAbuse.start(true, true);
 		ExecutorService side = Executors.newFixedThreadPool(3);
 		long probeStart = System.nanoTime();
 		int probeSeconds = (int) this.window.toSeconds() + 2;
@@ -291,6 +298,7 @@ final class Abuse {
 		Thread.sleep(2_000);
 		Normal attacked = normal(bodies, this.window, beside);
 		stop(attacks);
+		liveAbuse.stop(liveAttacks);
 		double attackSeconds = (System.nanoTime() - started) / 1e9;
 		String loadAtEnd = loadAverage();
 		boolean[] live = liveness.get(10, TimeUnit.SECONDS);
@@ -307,6 +315,11 @@ final class Abuse {
 
 		report(alone, attacked, again, attackSeconds);
 		report(multiCalls, alone);
+		liveAbuse.report();
+		liveAbuse.resumesAlone((duration) -> {
+			Normal resuming = normal(bodies, duration, null);
+			return new double[] { resuming.p(50), resuming.p(99), resuming.failed() };
+		}, alone.p(50), this.resumeWindow);
 		memory(before, start, this.middle, end);
 		int missed = 0;
 		List<String> when = new ArrayList<>();
@@ -329,7 +342,7 @@ final class Abuse {
 		scrapes(scrapes, scrapeBefore, scrapeAfter);
 		refusals(scrapeBefore, scrapeAfter);
 		logLines(logged);
-		// Everything here shares the machine's cores: the server, DynamoDB Local, the load and whatever else runs.
+		// Everything here shares the machine's cores: the server, the engine, the load and whatever else runs.
 		this.bench.row("abuse: the machine's load average (1 min) at the window's start / end", loadAtStart + " / "
 				+ loadAtEnd, "-", "%d cores".formatted(Runtime.getRuntime().availableProcessors()), "-", null);
 		this.figures(alone, attacked, start, end, missed);

@@ -1,9 +1,6 @@
 package dev.dynamorelay.bench;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,12 +45,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
-
 /**
- * dynamo-relay side by side with raw DynamoDB, on one DynamoDB Local, in one run.
+ * dynamo-relay side by side with raw DynamoDB, on one DynamoDB (the project's engine), in one run.
  *
- * <p>Starts DynamoDB Local in this JVM, the server jar as a child process pointed at it, loads
+ * <p>Starts the engine on its own (the jar's {@code dynamodb} command, {@link BenchDynamoDb}) and the server jar
+ * as child processes, the server pointed at the engine, loads
  * {@link BenchData}, warms both sides up, measures, prints one table and writes it to
  * {@code target/bench/results.md} and {@code results.json}. Ratios are taken from samples measured
  * interleaved (A, B, A, B, ...), so both sides see the same machine at the same time.
@@ -143,13 +138,17 @@ public final class Benchmark {
 
 	private final DynamoDbAsyncClient dynamoDb;
 
+	/** The engine's process, for its CPU time. */
+	private final long dynamoDbPid;
+
 	private final List<Row> rows = new ArrayList<>();
 
 	final Map<String, Object> figures = new LinkedHashMap<>();
 
-	private Benchmark(URI graphql, DynamoDbAsyncClient dynamoDb) {
+	private Benchmark(URI graphql, DynamoDbAsyncClient dynamoDb, long dynamoDbPid) {
 		this.graphql = graphql;
 		this.dynamoDb = dynamoDb;
+		this.dynamoDbPid = dynamoDbPid;
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -160,13 +159,13 @@ public final class Benchmark {
 		Files.createDirectories(out);
 		long started = System.nanoTime();
 		if ("engine".equals(System.getenv("BENCH_ONLY"))) {
-			// The engine beside dynalite (EngineSpeed), on neither DynamoDB Local nor the server.
-			Benchmark bench = new Benchmark(null, null);
-			new EngineSpeed(bench, out).run();
+			// The engine beside dynalite (EngineSpeed), without the server.
+			Benchmark bench = new Benchmark(null, null, 0);
+			new EngineSpeed(bench, jar, out).run();
 			bench.report(out, (System.nanoTime() - started) / 1e9);
 			System.exit(0);
 		}
-		try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start()) {
+		try (BenchDynamoDb dynamo = BenchDynamoDb.start(jar, out)) {
 			int port = freePort();
 			String only = System.getenv("BENCH_ONLY");
 			// The abuse section runs the server as README's production set-up has it: the actuator on its own port;
@@ -185,7 +184,7 @@ public final class Benchmark {
 				.region(Region.US_EAST_1)
 				.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
 				.build()) {
-				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client);
+				Benchmark bench = new Benchmark(URI.create("http://127.0.0.1:" + port + "/graphql"), client, dynamo.pid());
 				bench.awaitServer(server);
 				if ("write".equals(only) || "live".equals(only)) {
 					// Their writes need users (createPurchase checks that the user exists); nothing else is read.
@@ -225,7 +224,7 @@ public final class Benchmark {
 					bench.export(jar, dynamo.endpoint(), out);
 				}
 				if (only == null || only.isBlank()) {
-					new EngineSpeed(bench, out).run();
+					new EngineSpeed(bench, jar, out).run();
 				}
 				bench.report(out, (System.nanoTime() - started) / 1e9);
 			}
@@ -300,33 +299,22 @@ public final class Benchmark {
 		}
 		Map<String, Object> deep = vars("c", category, "a", after);
 		Map<String, AttributeValue> deepKey = rawPosition(category, 199 * 50);
-		// What the server sends from a cursor: the start key, and the sort key bounded by the start key's own value.
-		QueryRequest rawDeep = raw.toBuilder()
-			.keyConditionExpression("category = :c AND purchasedAt >= :from")
-			.expressionAttributeValues(Map.of(":c", AttributeValue.fromS(category), ":from", deepKey.get("purchasedAt")))
-			.exclusiveStartKey(deepKey)
-			.build();
-		QueryRequest rawDeepStartKeyOnly = raw.toBuilder().exclusiveStartKey(deepKey).build();
+		// What the server sends from a cursor: the same Query with the cursor's position as its start key.
+		QueryRequest rawDeep = raw.toBuilder().exclusiveStartKey(deepKey).build();
 		double[][] depth = interleaved(1_500, () -> post(PAGE, firstPage), () -> post(PAGE, deep));
 		double[][] rawDepth = interleaved(1_500, () -> this.dynamoDb.query(raw).join(),
 				() -> this.dynamoDb.query(rawDeep).join());
-		double[][] rawDepthStartKeyOnly = interleaved(500, () -> this.dynamoDb.query(raw).join(),
-				() -> this.dynamoDb.query(rawDeepStartKeyOnly).join());
 		double depthRatio = percentile(depth[1], 50) / percentile(depth[0], 50);
 		double rawDepthRatio = percentile(rawDepth[1], 50) / percentile(rawDepth[0], 50);
 		row("page 200 vs page 1 of a deep walk: p50", ms(percentile(depth[1], 50)), ms(percentile(depth[0], 50)),
 				"%.3fx".formatted(depthRatio), "<= 1.05x", depthRatio <= 1.05);
-		row("... the same two raw Queries as the server sends them (DynamoDB Local's own cost of depth): p50",
+		row("... the same two raw Queries as the server sends them (the engine's own cost of depth): p50",
 				ms(percentile(rawDepth[1], 50)), ms(percentile(rawDepth[0], 50)), "%.3fx".formatted(rawDepthRatio), "-",
 				null);
 		double addedDeep = percentile(depth[1], 50) - percentile(rawDepth[1], 50);
 		double addedFirst = percentile(depth[0], 50) - percentile(rawDepth[0], 50);
 		row("... added by dynamo-relay at page 200 vs at page 1: p50", "+%.2f ms".formatted(addedDeep),
 				"+%.2f ms".formatted(addedFirst), "%+.2f ms".formatted(addedDeep - addedFirst), "-", null);
-		row("... raw page 200 with ExclusiveStartKey alone, no sort key bound: p50",
-				ms(percentile(rawDepthStartKeyOnly[1], 50)), ms(percentile(rawDepthStartKeyOnly[0], 50)),
-				"%.3fx".formatted(percentile(rawDepthStartKeyOnly[1], 50) / percentile(rawDepthStartKeyOnly[0], 50)),
-				"-", null);
 
 		System.out.println("Measuring 20 users x 10 purchases against one page ...");
 		double[][] nested = interleaved(1_500, () -> post(NESTED, Map.of()), () -> post(PAGE, firstPage));
@@ -337,12 +325,12 @@ public final class Benchmark {
 		row("... the same 21 raw requests (Scan, then 20 Queries at once) vs one raw Query: p50",
 				ms(percentile(rawNested[0], 50)), ms(percentile(rawNested[1], 50)),
 				"%.2fx".formatted(percentile(rawNested[0], 50) / percentile(rawNested[1], 50)),
-				"DynamoDB Local's own floor", null);
+				"the engine's own floor", null);
 		double[][] nestedVsRaw = interleaved(1_000, () -> post(NESTED, Map.of()), this::rawNested);
 		double nestedOverRaw = percentile(nestedVsRaw[0], 50) / percentile(nestedVsRaw[1], 50);
 		row("... 20 users x 10 purchases over HTTP vs the same 21 raw requests: p50",
 				ms(percentile(nestedVsRaw[0], 50)), ms(percentile(nestedVsRaw[1], 50)), "%.2fx".formatted(nestedOverRaw),
-				"<= 2x (the 2x, against DynamoDB Local's floor)", nestedOverRaw <= 2);
+				"<= 2x (the 2x, against the engine's floor)", nestedOverRaw <= 2);
 
 		for (int clients : new int[] { 1, 8, 32 }) {
 			System.out.printf("Throughput with %d concurrent clients ...%n", clients);
@@ -351,27 +339,27 @@ public final class Benchmark {
 					"p99 %.2f ms".formatted(result[1]), "-",
 					(clients == 8) ? ">= 1,000 pages/s on 2 cores" : "-", (clients == 8) ? result[0] >= 1000 : null);
 			if (clients == 8) {
-				// The server and DynamoDB Local share the 2 cores here; against DynamoDB proper only the server's
+				// The server and the engine share the 2 cores here; against DynamoDB proper only the server's
 				// CPU counts.
 				double serverCapacity = 2000 / result[2];
-				row("... CPU per page at 8 clients: server process / DynamoDB Local",
+				row("... CPU per page at 8 clients: server process / the engine's process",
 						"%.2f ms".formatted(result[2]), "%.2f ms".formatted(result[3]),
 						"%.0f pages/s on 2 cores of its own".formatted(serverCapacity), "-", null);
 				double total = result[2] + result[3] + result[4];
 				// The benchmark JVM's own GC and JIT count as the load generator's; the sum of all three is exact.
-				row("... CPU per page at 8 clients: load generator (benchmark JVM less DynamoDB Local) / all three",
+				row("... CPU per page at 8 clients: load generator (the benchmark JVM) / all three",
 						"%.2f ms".formatted(result[4]),
 						"%.2f ms".formatted(total), "%.0f pages/s with 2 cores fully busy".formatted(2000 / total),
 						"-", null);
 				this.figures.put("serverCpuMsPerPage", result[2]);
-				this.figures.put("dynamoDbLocalCpuMsPerPage", result[3]);
+				this.figures.put("dynamoDbCpuMsPerPage", result[3]);
 				this.figures.put("loadGeneratorCpuMsPerPage", result[4]);
 			}
 		}
 
 		double rawThroughput = rawThroughput(8, Duration.ofSeconds(5), raw);
-		row("8 concurrent raw SDK Queries (Limit 51) on the same DynamoDB Local", "-",
-				"%.0f queries/s".formatted(rawThroughput), "-", "the ceiling DynamoDB Local leaves", null);
+		row("8 concurrent raw SDK Queries (Limit 51) on the same engine", "-",
+				"%.0f queries/s".formatted(rawThroughput), "-", "the ceiling the engine leaves", null);
 
 		fairness(cursors, BenchData.category(5));
 
@@ -750,14 +738,14 @@ public final class Benchmark {
 		}
 	}
 
-	/** Pages/s, p99 ms, and server and DynamoDB Local CPU ms per page over the measured window. */
+	/** Pages/s, p99 ms, and the server's, the engine's and the load generator's CPU ms per page over the measured window. */
 	private double[] throughput(int clients, Duration duration, List<String> cursors, String category, long serverPid)
 			throws Exception {
 		long warmEnd = System.nanoTime() + Duration.ofSeconds(2).toNanos();
 		long end = warmEnd + duration.toNanos();
 		long serverCpu;
 		long benchCpu;
-		Map<Long, Long> dynamoDbCpu;
+		long dynamoDbCpu;
 		List<byte[]> bodies = cursors.stream().map((cursor) -> body(PAGE, vars("c", category, "a", cursor))).toList();
 		List<Double> all = new ArrayList<>();
 		String profile = System.getenv("BENCH_PROFILE");
@@ -782,7 +770,7 @@ public final class Benchmark {
 			TimeUnit.NANOSECONDS.sleep(warmEnd - System.nanoTime());
 			serverCpu = processCpuNanos(serverPid);
 			benchCpu = processCpuNanos(ProcessHandle.current().pid());
-			dynamoDbCpu = dynamoDbLocalCpuNanos();
+			dynamoDbCpu = processCpuNanos(this.dynamoDbPid);
 			running.join().forEach(all::addAll);
 		}
 		serverCpu = processCpuNanos(serverPid) - serverCpu;
@@ -790,20 +778,15 @@ public final class Benchmark {
 			profiler(serverPid, "stop,file=" + Path.of("target", "bench", "server-8-clients.html").toAbsolutePath());
 		}
 		benchCpu = processCpuNanos(ProcessHandle.current().pid()) - benchCpu;
-		// Per thread, so a thread that ends in the window loses only its last moments, not its lifetime.
-		long dynamoDbCpuUsed = 0;
-		for (Map.Entry<Long, Long> thread : dynamoDbLocalCpuNanos().entrySet()) {
-			dynamoDbCpuUsed += thread.getValue() - dynamoDbCpu.getOrDefault(thread.getKey(), 0L);
-		}
+		long dynamoDbCpuUsed = processCpuNanos(this.dynamoDbPid) - dynamoDbCpu;
 		double[] latencies = all.stream().mapToDouble(Double::doubleValue).toArray();
 		if (latencies.length == 0) {
 			throw new IllegalStateException("no page completed in the measured window");
 		}
-		// This JVM runs DynamoDB Local and the load generator; what is not DynamoDB Local's threads' is counted as
-		// the load generator's (with this JVM's GC and JIT).
+		// This JVM is the load generator (with its GC and JIT); the engine and the server are processes of their own.
 		return new double[] { latencies.length / (duration.toNanos() / 1e9), percentile(latencies, 99),
 				serverCpu / 1e6 / latencies.length, dynamoDbCpuUsed / 1e6 / latencies.length,
-				(benchCpu - dynamoDbCpuUsed) / 1e6 / latencies.length };
+				benchCpu / 1e6 / latencies.length };
 	}
 
 	/** Whether async-profiler is at hand ({@code ./bench/run} fetches it on Linux x86-64: {@code BENCH_PROFILER_LIB}). */
@@ -838,22 +821,6 @@ public final class Benchmark {
 			.flatMap((process) -> process.info().totalCpuDuration())
 			.orElseThrow(() -> new IllegalStateException("No CPU time for process " + pid))
 			.toNanos();
-	}
-
-	/** CPU time, by thread id, of the threads of this JVM that serve DynamoDB Local: Jetty and SQLite. */
-	private static Map<Long, Long> dynamoDbLocalCpuNanos() {
-		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-		Map<Long, Long> cpu = new HashMap<>();
-		for (ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
-			if (thread != null && (thread.getThreadName().startsWith("dynamodb-local")
-					|| thread.getThreadName().startsWith("SQLiteQueue"))) {
-				long nanos = threads.getThreadCpuTime(thread.getThreadId());
-				if (nanos >= 0) {
-					cpu.put(thread.getThreadId(), nanos);
-				}
-			}
-		}
-		return cpu;
 	}
 
 	private double rawThroughput(int clients, Duration duration, QueryRequest raw) throws Exception {
@@ -934,7 +901,7 @@ public final class Benchmark {
 	/**
 	 * The throughput clients' request: a body serialized once, and an answer checked without parsing it
 	 * (a page's first edge, no {@code "errors"} anywhere). The load generator shares the 2 cores with the
-	 * server and DynamoDB Local, so it spends as little CPU as it can.
+	 * server and the engine, so it spends as little CPU as it can.
 	 */
 	void postPage(byte[] body) {
 		send(body, (bytes) -> startsWith(bytes, PAGE_START) && indexOf(bytes, ERRORS) < 0 ? bytes : null);
@@ -1104,7 +1071,7 @@ public final class Benchmark {
 	/**
 	 * The export of 1,000,000 items in 10,000 partitions ({@code export Query.allItems --segments N}, the jar as a
 	 * separate process with a 128 MB heap, through {@code bench/export-schema.graphqls}) beside a raw SDK parallel
-	 * Scan of the same table with the same N on the same DynamoDB Local. The export's time is its own
+	 * Scan of the same table with the same N on the same engine. The export's time is its own
 	 * reading and writing, from its summary line; the process's wall time (JVM and Spring start, client
 	 * shutdown) is reported beside it.
 	 */

@@ -51,7 +51,7 @@ import dev.dynamorelay.engine.value.ItemSize;
 
 /**
  * The engine's speed (issue 32, item 7): the project's own DynamoDB engine as a process of its own (its standalone
- * entry point, {@code EngineMain}, in memory) beside dynalite (node, its CLI, in memory), each driven by one AWS SDK
+ * entry point through the jar's {@code dynamodb} command, in memory) beside dynalite (node, its CLI, in memory), each driven by one AWS SDK
  * v2 client of this JVM, side by side in one run: PutItem, GetItem, a 50-item Query page and a 50-item Scan page on
  * both, a 10-part TransactWriteItems on the engine alone (dynalite has no transactions), at 1 and 8 concurrent
  * clients; then, in a JVM of its own ({@link EngineInside}), a 50-item Query inside the engine without HTTP and the
@@ -91,6 +91,9 @@ final class EngineSpeed {
 
 	private final Path out;
 
+	/** The server's fat jar, whose {@code dynamodb} command runs the engine. */
+	private final Path jar;
+
 	/** Each side's time on each call and number of clients, split in {@link #rounds}. */
 	private final Duration measured;
 
@@ -100,7 +103,8 @@ final class EngineSpeed {
 
 	private final Map<String, Object> figures = new LinkedHashMap<>();
 
-	EngineSpeed(Benchmark bench, Path out) {
+	EngineSpeed(Benchmark bench, Path jar, Path out) {
+		this.jar = jar;
 		this.bench = bench;
 		this.out = out;
 		this.measured = Duration.ofSeconds(seconds("BENCH_SECONDS", 9));
@@ -118,7 +122,7 @@ final class EngineSpeed {
 		String loadBefore = loadAverage();
 		System.out.printf("The engine beside dynalite (load average %s) ...%n", loadBefore);
 		Map<String, Map<String, Measured>> results = new LinkedHashMap<>();
-		try (Server engine = Server.engine(this.out); Server dynalite = Server.dynalite();
+		try (Server engine = Server.engine(this.jar, this.out); Server dynalite = Server.dynalite();
 				DynamoDbClient engineClient = client(engine.endpoint());
 				DynamoDbClient dynaliteClient = client(dynalite.endpoint())) {
 			this.figures.put("dynalite", dynalite.version());
@@ -593,22 +597,13 @@ final class EngineSpeed {
 			return this.process.pid();
 		}
 
-		/** The engine as a user runs it on its own: {@code EngineMain} on a free port, in memory, the JVM's defaults. */
-		static Server engine(Path out) throws IOException {
-			List<String> command = new ArrayList<>(List.of(java()));
+		/** The engine as a user runs it on its own: the jar's {@code dynamodb} command, in memory, the JVM's defaults. */
+		static Server engine(Path jar, Path out) throws Exception {
 			String flags = System.getenv("BENCH_ENGINE_JVM");
-			if (flags != null && !flags.isBlank()) {
-				command.addAll(List.of(flags.trim().split("\\s+")));
-			}
-			command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.dynamorelay.engine.EngineMain", "--port", "0"));
-			Process process = new ProcessBuilder(command)
-				.redirectError(out.resolve("engine.log").toFile())
-				.start();
-			String line = firstLine(process, "DynamoDB engine listening on ");
-			URI endpoint = URI.create(line.substring("DynamoDB engine listening on ".length()).split(" ")[0]);
-			System.out.printf("  engine: %s, pid %d, Java %s%n", endpoint, process.pid(), System.getProperty("java.version"));
-			return new Server(process, endpoint, "Java " + System.getProperty("java.version") + ", the JVM's defaults"
-					+ ((flags == null || flags.isBlank()) ? "" : " and " + flags.trim()));
+			List<String> given = (flags == null || flags.isBlank()) ? List.of() : List.of(flags.trim().split("\\s+"));
+			BenchDynamoDb engine = BenchDynamoDb.start(jar, given, out.resolve("engine.log"));
+			return new Server(engine.process(), engine.endpoint(), "Java " + System.getProperty("java.version")
+					+ ", the JVM's defaults" + (given.isEmpty() ? "" : " and " + flags.trim()));
 		}
 
 		/** dynalite's command line in memory, its tables ACTIVE at once (as the engine's are). */

@@ -35,7 +35,6 @@ import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * clients subscribed to the sample's {@code purchaseChanges} over WebSocket, against the floor a raw reader of the
  * same stream sees.
  *
- * <p>Writes are PutItems of purchases to DynamoDB Local, each stamped with its send time in its {@code product}
+ * <p>Writes are PutItems of purchases to the benchmark's DynamoDB (the engine), each stamped with its send time in its {@code product}
  * ({@code live <sequence> <nanoTime>}), {@code BENCH_LIVE_RATE} (20) a second at random intervals around the mean,
  * for {@code BENCH_SECONDS} (30) a configuration: 1 subscriber; 100 over 10 users, and one on each of 100 users;
  * 1,000 over 10 users, and one on each of 1,000 users. Writes go to the users subscribed to, in turn. Each
@@ -477,11 +476,6 @@ final class Live {
 					response = streams.getRecords((get) -> get.shardIterator(iterators.get(shardId)).limit(1000)).join();
 				}
 				catch (java.util.concurrent.CompletionException ex) {
-					if (ex.getCause() instanceof TrimmedDataAccessException && !last.containsKey(shardId)) {
-						// DynamoDB Local: an empty shard's iterator behind the stream's start (as the server's reader).
-						iterators.put(shardId, iterator(streams, arn, shardId, ShardIteratorType.TRIM_HORIZON, null));
-						continue;
-					}
 					BigInteger after = last.get(shardId);
 					iterators.put(shardId, iterator(streams, arn, shardId,
 							(after != null) ? ShardIteratorType.AFTER_SEQUENCE_NUMBER : ShardIteratorType.TRIM_HORIZON, after));

@@ -37,17 +37,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.aot.AotCacheCommand;
-
 /**
  * The benchmark's start-up section: how a fresh server process serves from its first seconds, side by side
  * with a Node GraphQL server of the same pages ({@code bench/node/server.mjs}), per runtime lever; and what
  * the metrics cost.
  *
- * <p>Each server is measured alone, on the benchmark's DynamoDB Local, the others stopped:
+ * <p>Each server is measured alone, on the benchmark's DynamoDB (the engine on its own), the others stopped:
  * <ul>
- * <li>the first answer of the embedded default ({@code java -jar}, no endpoint: DynamoDB Local in the
- * process and the sample seeded) to README's first query, from the process's spawn; median of three
+ * <li>the first answer of the embedded default ({@code java -jar}, no endpoint: the engine in the process and
+ * the sample seeded) to README's first query, from the process's spawn; median of three
  * (dynamo-relay only: the Node server has no embedded DynamoDB);</li>
  * <li>the cold phase: 8 clients of random 20-edge pages with a user lookup (one BatchGetItem) from the
  * moment the process is spawned; its first answer, and pages/s, p50, p99 and server CPU per page over the
@@ -57,7 +55,7 @@ import dev.dynamorelay.aot.AotCacheCommand;
  * </ul>
  * After them, the ceiling: the same pages' raw DynamoDB calls (the Query and the BatchGetItem) from 8
  * clients of the benchmark's own SDK client, 20 s after 20 s of the same: the most pages/s any server could
- * serve from this DynamoDB Local on these cores. The runtimes ({@link #RUNTIMES}) are the levers: Java 17
+ * serve from this engine on these cores. The runtimes ({@link #RUNTIMES}) are the levers: Java 17
  * and 25, the fat jar, the AOT cache that {@code java -jar dynamo-relay.jar aot-cache} makes, the JIT and GC
  * settings, the AWS CRT HTTP client against Netty; {@code BENCH_RUNTIMES} picks some by key.
  *
@@ -335,8 +333,8 @@ final class Startup {
 			});
 		}
 		List<byte[]> nodeBodies = keys.contains("node") ? nodeBodies(runtimes.get(keys.indexOf("node"))) : null;
-		// DynamoDB Local and this JVM's client serve 40 s of the pages' raw calls first, so that the first server
-		// measured (the Node server) meets a DynamoDB Local as warm as the ones after it do.
+		// The engine and this JVM's client serve 40 s of the pages' raw calls first, so that the first server
+		// measured (the Node server) meets an engine as warm as the ones after it do.
 		ceiling();
 		ceiling();
 		Phases node = null;
@@ -348,13 +346,13 @@ final class Startup {
 				node = phases;
 			}
 		}
-		// Last, once DynamoDB Local and this JVM's client have served for minutes (measured first in a cold JVM, it
-		// read 781 pages/s, which the warm servers then passed).
+		// Last, once the engine and this JVM's client have served for minutes (measured first in a cold JVM, on
+		// DynamoDB Local, it read 781 pages/s, which the warm servers then passed).
 		Window ceiling = ceiling();
 		this.rows.row("ceiling: the same pages' raw calls (Query Limit 21, then BatchGetItem of its users), 8 clients of the "
 				+ "benchmark's SDK client, 20 s after 20 s of the same", "%.0f pages/s".formatted(ceiling.perSecond()), "-",
 				"p50 %.1f ms, p99 %.1f ms".formatted(ceiling.percentile(50), ceiling.percentile(99)),
-				"the most any server can serve from this DynamoDB Local here", null);
+				"the most any server can serve from this engine here", null);
 		measured.forEach((runtime, phases) -> this.rows.row("... warm pages/s against the ceiling: " + runtime.name(),
 				"%.0f pages/s".formatted(phases.warm().perSecond()), "%.0f pages/s".formatted(ceiling.perSecond()),
 				"%.0f%%".formatted(100 * phases.warm().perSecond() / ceiling.perSecond()), "-", null));
@@ -598,7 +596,7 @@ final class Startup {
 	}
 
 	/**
-	 * Trains a class archive: runs the server against the benchmark's DynamoDB Local under 40 s of load, then
+	 * Trains a class archive: runs the server against the benchmark's engine under 40 s of load, then
 	 * stops it (SIGTERM), at which the JVM writes {@code archive}.
 	 */
 	private void train(String name, Runtime runtime, List<String> flags, Path archive, List<String> arguments)
@@ -956,11 +954,7 @@ final class Startup {
 		if (extract.waitFor() != 0) {
 			throw new IllegalStateException("extract failed: " + output);
 		}
-		try (var libraries = Files.list(destination.resolve("lib"))) {
-			for (Path library : libraries.toList()) {
-				AotCacheCommand.dropClassPath(library); // as the aot-cache command does: class archives refuse a directory
-			}
-		}
+		// No library names a directory in its manifest's Class-Path, which a class archive refuses (JarContentsIT).
 		return destination;
 	}
 

@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The benchmark's write section ({@code BENCH_ONLY=write}): the sample's declared mutations over HTTP side by
- * side with the raw DynamoDB calls they make, on the same DynamoDB Local, in one run.
+ * side with the raw DynamoDB calls they make, on the same DynamoDB (the engine on its own), in one run.
  *
  * <p>Each raw call is the request the server sends, built here by hand: {@code createPurchase} is a
  * TransactWriteItems of a Put (the item, {@code attribute_not_exists} of its partition key) and a ConditionCheck

@@ -12,8 +12,9 @@ import dev.dynamorelay.engine.expr.Syntax.Opnd;
 /**
  * DynamoDB's checks of a condition's syntax tree, and the {@link Condition} it stands for. Each kind of error
  * keeps the first found, in the order DynamoDB finds them (functions once their arguments are read, conditions
- * once their operands are); the error reported is that of the first kind, in DynamoDB's order of kinds:
- * redundant parentheses, function names, functions misused, reserved words, then the first comparison or function
+ * once their operands are); the error reported is that of the first kind, in DynamoDB's order of kinds (after
+ * the parser's, redundant parentheses among them): function names, functions misused, reserved words, then the
+ * first comparison or function
  * with an undefined name or value, a wrong number of operands, a repeated operand or an operand of a wrong type
  * (in that order within it). The order is dynalite's, which was checked against DynamoDB.
  */
@@ -42,8 +43,6 @@ final class ConditionAnalysis {
 
 	private String leafError;
 
-	private String parens;
-
 	private String unknownFunction;
 
 	private String misusedFunction;
@@ -63,12 +62,10 @@ final class ConditionAnalysis {
 		ConditionAnalysis analysis = new ConditionAnalysis(placeholders);
 		Condition condition = analysis.condition(syntax);
 		analysis.misusedSize(syntax);
-		analysis.errors.structure(analysis.placeholders.structureError());
 		analysis.errors.operators(analysis.operators);
-		analysis.errors.add(analysis.parens);
 		analysis.errors.add(analysis.unknownFunction);
 		analysis.errors.add(analysis.misusedFunction);
-		analysis.errors.add(analysis.placeholders.reservedError());
+		analysis.errors.add(analysis.placeholders.pathProblem());
 		analysis.errors.add(analysis.leafError);
 		analysis.errors.throwFirst();
 		return condition;
@@ -103,9 +100,6 @@ final class ConditionAnalysis {
 			return new Condition.Not(inner);
 		}
 		if (syntax instanceof Syntax.CondGroup group) {
-			if (group.condition() instanceof Syntax.CondGroup) {
-				redundantParentheses();
-			}
 			return condition(group.condition());
 		}
 		Condition leaf = leaf(syntax);
@@ -133,6 +127,7 @@ final class ConditionAnalysis {
 			Arg upper = operand(between.upper());
 			this.operators++;
 			misusedFunctions(List.of(operand, lower, upper));
+			checkDistinct("BETWEEN", List.of(operand, lower, upper));
 			orderable("BETWEEN", List.of(operand, lower, upper));
 			checkBounds(lower, upper);
 			return new Condition.Between(operand.operand(), lower.operand(), upper.operand());
@@ -149,6 +144,7 @@ final class ConditionAnalysis {
 			}
 			this.operators++;
 			misusedFunctions(all);
+			checkDistinct("IN", all);
 			if (values.size() > MAX_IN_OPERANDS && this.operandCount == null) {
 				this.operandCount = "The IN operator is provided with too many operands; number of operands: " + values.size();
 			}
@@ -186,15 +182,9 @@ final class ConditionAnalysis {
 
 	private Arg operand(Opnd syntax) {
 		if (syntax instanceof Syntax.OpndGroup group) {
-			if (group.operand() instanceof Syntax.OpndGroup) {
-				redundantParentheses();
-			}
 			return operand(group.operand());
 		}
 		if (syntax instanceof Syntax.PathRef ref) {
-			if (ref.redundant()) {
-				redundantParentheses();
-			}
 			Path path = this.placeholders.path(ref, this::undefined);
 			return new Arg((path != null) ? new Operand.PathOperand(path) : null, true, path, false, null, null, null);
 		}
@@ -214,12 +204,6 @@ final class ConditionAnalysis {
 	private void undefined(String message) {
 		if (this.undefined == null) {
 			this.undefined = message;
-		}
-	}
-
-	private void redundantParentheses() {
-		if (this.parens == null) {
-			this.parens = "The expression has redundant parentheses;";
 		}
 	}
 
@@ -273,7 +257,9 @@ final class ConditionAnalysis {
 					+ ", number of operands: " + args.size();
 			return null;
 		}
-		checkDistinct(name, args);
+		if (args.size() == 2) {
+			checkDistinct(name, args);
+		}
 		if (this.operandType != null) {
 			return null;
 		}
@@ -296,12 +282,14 @@ final class ConditionAnalysis {
 			case "attribute_type" -> {
 				Arg type = args.get(1);
 				if (!"S".equals(type.type())) {
-					this.operandType = incorrectType(name, (type.type() != null) ? type.type() : "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}");
+					// The set of types DynamoDB prints for a path, whose own type it cannot know.
+					this.operandType = incorrectType(name, (type.type() != null) ? type.type()
+							: "{S,NULL,BS,BOOL,L,DECIMAL,SS,INTSET,DECIMALSET,DICT,FS,M,HD,FLOAT,B,DOUBLESET,DOUBLE,NS,HDS,N,INT}");
 					return null;
 				}
 				if (type.literal() != null && !TYPE_NAMES.contains(type.literal().s())) {
 					this.operandType = "Invalid attribute type name found; type: " + type.literal().s()
-							+ ", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}";
+							+ ", valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}";
 					return null;
 				}
 				return "BOOL";
@@ -324,16 +312,18 @@ final class ConditionAnalysis {
 		return "Incorrect operand type for operator or function; operator or function: " + function + ", operand type: " + type;
 	}
 
-	/** Two paths alike as a comparison's or function's operands. */
+	/** The first operand, a path, repeated among the others (of a comparison, BETWEEN, IN or a function). */
 	private void checkDistinct(String operator, List<Arg> args) {
-		if (this.distinct != null || args.size() != 2) {
+		Arg first = args.get(0);
+		if (this.distinct != null || first.resolvedPath() == null) {
 			return;
 		}
-		Arg first = args.get(0);
-		Arg second = args.get(1);
-		if (first.resolvedPath() != null && first.resolvedPath().equals(second.resolvedPath())) {
-			this.distinct = "The first operand must be distinct from the remaining operands for this operator or function; operator: "
-					+ operator + ", first operand: " + first.resolvedPath().describe();
+		for (int i = 1; i < args.size(); i++) {
+			if (first.resolvedPath().equals(args.get(i).resolvedPath())) {
+				this.distinct = "The first operand must be distinct from the remaining operands for this operator or function; operator: "
+						+ operator + ", first operand: " + first.resolvedPath().describe();
+				return;
+			}
 		}
 	}
 

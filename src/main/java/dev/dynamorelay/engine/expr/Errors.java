@@ -15,15 +15,13 @@ final class Errors {
 		}
 	}
 
-	/** An index out of range or a path too deep. */
-	void structure(String message) {
-		add(message);
-	}
-
-	/** Refuses more than 300 operators and functions. */
+	/**
+	 * Refuses more than 300 operators and functions; DynamoDB stops counting at the first one too many, so the
+	 * count it reports is always 301.
+	 */
 	void operators(int count) {
 		if (count > MAX_OPERATORS) {
-			add("The expression contains too many operators; operator count: " + count);
+			add("The expression contains too many operators; operator count: " + (MAX_OPERATORS + 1));
 		}
 	}
 

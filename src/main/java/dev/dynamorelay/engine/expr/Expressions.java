@@ -26,13 +26,13 @@ import dev.dynamorelay.engine.AwsError;
  * message, such as {@code Invalid ConditionExpression: Syntax error; token: "x", near: "a x b"}.
  *
  * <p>See the Developer Guide, "Using expressions in DynamoDB", and its "Expression parameters" limits: 4 KB an
- * expression, 300 operators and functions, 100 operands of IN, 32 levels of a document path, 255 bytes a
- * placeholder.
+ * expression (4096 characters, as DynamoDB counts), 300 operators and functions, 100 operands of IN, 32 levels of
+ * a document path, 255 bytes a placeholder.
  */
 public final class Expressions {
 
-	/** The most bytes (UTF-8) an expression has. */
-	public static final int MAX_EXPRESSION_BYTES = 4096;
+	/** The most characters an expression has (DynamoDB counts characters, UTF-16 units, not bytes). */
+	public static final int MAX_EXPRESSION_LENGTH = 4096;
 
 	/** The most bytes (UTF-8) a placeholder has, its {@code #} or {@code :} included. */
 	public static final int MAX_PLACEHOLDER_BYTES = 255;
@@ -118,7 +118,7 @@ public final class Expressions {
 	 * @throws AwsError a {@code ValidationException} "Invalid UpdateExpression: ..."
 	 */
 	public Update update(String text) {
-		return parse("UpdateExpression", text, placeholders -> UpdateAnalysis.analyze(text, placeholders));
+		return parse("UpdateExpression", false, text, placeholders -> UpdateAnalysis.analyze(text, placeholders));
 	}
 
 	/**
@@ -126,7 +126,7 @@ public final class Expressions {
 	 * @throws AwsError a {@code ValidationException} "Invalid ConditionExpression: ..."
 	 */
 	public Condition condition(String text) {
-		return parse("ConditionExpression", text, placeholders -> ConditionAnalysis.analyze(text, placeholders));
+		return parse("ConditionExpression", true, text, placeholders -> ConditionAnalysis.analyze(text, placeholders));
 	}
 
 	/**
@@ -134,7 +134,7 @@ public final class Expressions {
 	 * @throws AwsError a {@code ValidationException} "Invalid FilterExpression: ..."
 	 */
 	public Condition filter(String text) {
-		return parse("FilterExpression", text, placeholders -> ConditionAnalysis.analyze(text, placeholders));
+		return parse("FilterExpression", true, text, placeholders -> ConditionAnalysis.analyze(text, placeholders));
 	}
 
 	/**
@@ -145,7 +145,7 @@ public final class Expressions {
 	 * @throws AwsError a {@code ValidationException} "Invalid KeyConditionExpression: ..."
 	 */
 	public KeyCondition keyCondition(String text) {
-		Condition condition = parse("KeyConditionExpression", text,
+		Condition condition = parse("KeyConditionExpression", true, text,
 				placeholders -> ConditionAnalysis.analyze(text, placeholders));
 		if (condition == null) {
 			return null;
@@ -164,7 +164,7 @@ public final class Expressions {
 	 * @throws AwsError a {@code ValidationException} "Invalid ProjectionExpression: ..."
 	 */
 	public Projection projection(String text) {
-		return parse("ProjectionExpression", text, placeholders -> ProjectionAnalysis.analyze(text, placeholders));
+		return parse("ProjectionExpression", false, text, placeholders -> ProjectionAnalysis.analyze(text, placeholders));
 	}
 
 	/**
@@ -205,21 +205,25 @@ public final class Expressions {
 		return unused;
 	}
 
-	private <T> T parse(String parameter, String text, Function<Placeholders, T> analysis) {
+	/**
+	 * Parses {@code text} with {@code analysis}; {@code sizeTold} says whether DynamoDB tells the size of an
+	 * expression too long (it does for conditions, not for updates and projections).
+	 */
+	private <T> T parse(String parameter, boolean sizeTold, String text, Function<Placeholders, T> analysis) {
 		if (text == null) {
 			return null;
 		}
 		if (text.isEmpty()) {
 			throw invalid(parameter, "The expression can not be empty;");
 		}
-		int size = bytes(text);
-		if (size > MAX_EXPRESSION_BYTES) {
-			throw invalid(parameter, "Expression size has exceeded the maximum allowed size; expression size: " + size);
+		if (text.length() > MAX_EXPRESSION_LENGTH) {
+			throw invalid(parameter, "Expression size has exceeded the maximum allowed size;"
+					+ (sizeTold ? " expression size: " + text.length() : ""));
 		}
 		try {
 			return analysis.apply(new Placeholders(this.names, this.values, this.usedNames, this.usedValues));
 		}
-		catch (Parser.SyntaxException | Errors.ExpressionException problem) {
+		catch (Parser.SyntaxException | Parser.RedundantParentheses | Errors.ExpressionException problem) {
 			throw invalid(parameter, problem.getMessage());
 		}
 	}

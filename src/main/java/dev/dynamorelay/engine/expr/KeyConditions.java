@@ -21,13 +21,8 @@ final class KeyConditions {
 	static KeyCondition of(Condition condition) {
 		Map<String, KeyCondition.Predicate> predicates = new LinkedHashMap<>();
 		check(condition, predicates);
-		for (Map.Entry<String, KeyCondition.Predicate> entry : predicates.entrySet()) {
-			KeyCondition.Predicate predicate = entry.getValue();
-			String problem = LegacyConditions.problem(predicate.operator().name(), predicate.values());
-			if (problem != null) {
-				throw new Errors.ExpressionException(problem);
-			}
-		}
+		// The values' types are checked against the key schema's ("Condition parameter type does not match schema
+		// type"), not against the legacy operators' tables.
 		if (predicates.size() != 1 && predicates.size() != 2) {
 			throw new Errors.ExpressionException("Conditions can be of length 1 or 2 only");
 		}

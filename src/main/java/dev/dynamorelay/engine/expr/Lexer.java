@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cuts an expression into tokens: names ({@code [A-Za-z_][A-Za-z0-9_]*}), numbers (digits, only list indexes use
- * them), expression attribute names ({@code #} and one or more letters, digits or underscores) and values
+ * Cuts an expression into tokens: names ({@code [A-Za-z_][A-Za-z0-9_]*}), numbers ({@code 0} or digits not starting
+ * with 0; only list indexes use them), expression attribute names ({@code #} and one or more letters, digits or underscores) and values
  * ({@code :} likewise), the punctuation and comparators of the grammars, and anything else as an error token of
  * one character (a lone {@code #} or {@code :} included) that no grammar accepts, so that the parser reports it
  * as DynamoDB does: {@code Syntax error; token: "#", near: ", #,"}.
@@ -53,8 +53,12 @@ final class Lexer {
 				kind = Kind.NAME;
 			}
 			else if (c >= '0' && c <= '9') {
-				while (i < length && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-					i++;
+				// A number is 0, or digits that do not start with 0: "01" is two numbers, as DynamoDB reads it.
+				i++;
+				if (c != '0') {
+					while (i < length && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+						i++;
+					}
 				}
 				kind = Kind.NUMBER;
 			}

@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Resolves the paths and values of one expression against the request's ExpressionAttributeNames and
  * ExpressionAttributeValues, noting which are used, and finds on the way the first reserved word used as a name,
- * the first list index beyond DynamoDB's range and the first path deeper than 32 levels.
+ * list index beyond DynamoDB's range or path deeper than 32 levels.
  */
 final class Placeholders {
 
@@ -23,9 +23,8 @@ final class Placeholders {
 
 	private final Set<String> usedValues;
 
-	private String reserved;
-
-	private String structure;
+	/** The first reserved word used as a name, list index out of range or path too deep, in the order written. */
+	private String pathProblem;
 
 	Placeholders(Map<String, String> names, Map<String, AttributeValue> values, Set<String> usedNames,
 			Set<String> usedValues) {
@@ -35,14 +34,13 @@ final class Placeholders {
 		this.usedValues = usedValues;
 	}
 
-	/** "Attribute name is a reserved keyword; reserved keyword: x" for the first one, or null. */
-	String reservedError() {
-		return this.reserved;
-	}
-
-	/** A list index out of range or a path too deep, the first one, or null. */
-	String structureError() {
-		return this.structure;
+	/**
+	 * The first problem of a path in the order written, or null: a reserved word used as a name ("Attribute name
+	 * is a reserved keyword; reserved keyword: x"), a list index beyond 2147483647, a path of more than 32 levels
+	 * (DynamoDB finds them together, in this order within a path).
+	 */
+	String pathProblem() {
+		return this.pathProblem;
 	}
 
 	/**
@@ -66,8 +64,9 @@ final class Placeholders {
 					elements.add(new Path.Name(actual));
 				}
 				else {
-					if (this.reserved == null && ReservedWords.isReserved(name.text())) {
-						this.reserved = "Attribute name is a reserved keyword; reserved keyword: " + name.text();
+					// "size" is reserved but DynamoDB takes it as a name in a path (it is also a function's name).
+					if (this.pathProblem == null && ReservedWords.isReserved(name.text()) && !name.text().equalsIgnoreCase("size")) {
+						this.pathProblem = "Attribute name is a reserved keyword; reserved keyword: " + name.text();
 					}
 					elements.add(new Path.Name(name.text()));
 				}
@@ -76,8 +75,8 @@ final class Placeholders {
 				String digits = ((Syntax.IndexElem) element).digits();
 				long index = (digits.length() > 10) ? Long.MAX_VALUE : Long.parseLong(digits);
 				if (index > Integer.MAX_VALUE) {
-					if (this.structure == null) {
-						this.structure = "List index is not within the allowable range; index: [" + digits + "]";
+					if (this.pathProblem == null) {
+						this.pathProblem = "List index is not within the allowable range; index: [" + digits + "]";
 					}
 					resolved = false;
 					continue;
@@ -86,8 +85,8 @@ final class Placeholders {
 			}
 		}
 		int depth = ref.elements().size();
-		if (depth > Path.MAX_DEPTH && this.structure == null) {
-			this.structure = "The document path has too many nesting levels; nesting levels: " + depth;
+		if (depth > Path.MAX_DEPTH && this.pathProblem == null) {
+			this.pathProblem = "The document path has too many nesting levels; nesting levels: " + depth;
 		}
 		return resolved ? new Path(elements) : null;
 	}

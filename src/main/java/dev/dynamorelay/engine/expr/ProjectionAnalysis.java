@@ -28,8 +28,7 @@ final class ProjectionAnalysis {
 			overlaps.add(path);
 		}
 		Errors errors = new Errors();
-		errors.structure(placeholders.structureError());
-		errors.add(placeholders.reservedError());
+		errors.add(placeholders.pathProblem());
 		errors.add(undefined[0]);
 		errors.add(overlaps.overlapError());
 		errors.add(overlaps.conflictError());

@@ -53,9 +53,8 @@ final class Syntax {
 	/**
 	 * A document path as written.
 	 * @param elements its elements
-	 * @param redundant whether its head was wrapped in two pairs of parentheses
 	 */
-	record PathRef(List<Elem> elements, boolean redundant) implements Opnd {
+	record PathRef(List<Elem> elements) implements Opnd {
 	}
 
 	/**

@@ -10,7 +10,6 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.engine.AwsError;
-import dev.dynamorelay.engine.value.Numbers;
 import dev.dynamorelay.engine.value.Values;
 
 /**
@@ -169,7 +168,7 @@ public record Update(List<Action> actions, boolean legacy) {
 		}
 
 		/**
-		 * {@code left + right}: the exact sum, checked against DynamoDB's range and 38 digits.
+		 * {@code left + right}: the exact sum, refused beyond DynamoDB's range or 38 digits.
 		 * @param left a number
 		 * @param right a number
 		 */
@@ -179,7 +178,7 @@ public record Update(List<Action> actions, boolean legacy) {
 			public AttributeValue evaluate(Map<String, AttributeValue> item) {
 				BigDecimal a = number(this.left.evaluate(item));
 				BigDecimal b = number(this.right.evaluate(item));
-				return AttributeValue.fromN(Numbers.format(Numbers.check(a.add(b))));
+				return UpdateApplier.arithmeticResult(a.add(b));
 			}
 
 			@Override
@@ -190,7 +189,7 @@ public record Update(List<Action> actions, boolean legacy) {
 		}
 
 		/**
-		 * {@code left - right}: the exact difference, checked against DynamoDB's range and 38 digits.
+		 * {@code left - right}: the exact difference, refused beyond DynamoDB's range or 38 digits.
 		 * @param left a number
 		 * @param right a number
 		 */
@@ -200,7 +199,7 @@ public record Update(List<Action> actions, boolean legacy) {
 			public AttributeValue evaluate(Map<String, AttributeValue> item) {
 				BigDecimal a = number(this.left.evaluate(item));
 				BigDecimal b = number(this.right.evaluate(item));
-				return AttributeValue.fromN(Numbers.format(Numbers.check(a.subtract(b))));
+				return UpdateApplier.arithmeticResult(a.subtract(b));
 			}
 
 			@Override

@@ -82,9 +82,8 @@ final class UpdateAnalysis {
 			}
 		}
 		Errors errors = new Errors();
-		errors.structure(placeholders.structureError());
 		errors.operators(analysis.operators);
-		errors.add(placeholders.reservedError());
+		errors.add(placeholders.pathProblem());
 		errors.add(analysis.unknownFunction);
 		errors.add(analysis.section);
 		errors.add(analysis.undefinedName);
@@ -208,7 +207,8 @@ final class UpdateAnalysis {
 		}
 		String type = OPERAND_TYPES.get(value.type());
 		if (type != null && !(operator.equals("ADD") && value.type() == AttributeValue.Type.N)) {
-			this.operand = "Incorrect operand type for operator or function; operator: " + operator + ", operand type: " + type;
+			this.operand = "Incorrect operand type for operator or function; operator: " + operator + ", operand type: " + type
+					+ ", typeSet: ALLOWED_FOR_" + operator + "_OPERAND";
 		}
 	}
 

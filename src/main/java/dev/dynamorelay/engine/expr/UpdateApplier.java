@@ -36,6 +36,18 @@ final class UpdateApplier {
 				: "An operand in the update expression has an incorrect data type");
 	}
 
+	/**
+	 * The result of arithmetic (SET's {@code +} and {@code -}, ADD's sum), exact, in DynamoDB's form: refused when
+	 * it needs more than 38 digits ("DynamoDB only supports precision up to 38 digits", DynamoDB's message for a
+	 * result, where a number given with 39 digits is refused with another) or leaves DynamoDB's range.
+	 */
+	static AttributeValue arithmeticResult(BigDecimal exact) {
+		if (exact.signum() != 0 && exact.stripTrailingZeros().precision() > Numbers.MAX_DIGITS) {
+			throw AwsError.validation("DynamoDB only supports precision up to 38 digits");
+		}
+		return AttributeValue.fromN(Numbers.format(Numbers.check(exact)));
+	}
+
 	private static AwsError invalidPath() {
 		return AwsError.validation("The document path provided in the update expression is invalid for update");
 	}
@@ -228,7 +240,7 @@ final class UpdateApplier {
 				if (existing != null) {
 					sum = Values.number(existing.n()).add(sum);
 				}
-				return AttributeValue.fromN(Numbers.format(Numbers.check(sum)));
+				return arithmeticResult(sum);
 			}
 			case SS: {
 				if (existing == null) {

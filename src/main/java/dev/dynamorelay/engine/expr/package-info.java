@@ -49,23 +49,49 @@
  * checked against DynamoDB's 38 digits and range.
  *
  * <h2>Where this differs from dynalite</h2>
- * Following the AWS documentation (each case carries a {@code differs from dynalite} comment):
+ * dynalite's messages were checked against DynamoDB years ago; where DynamoDB now answers otherwise (as DynamoDB
+ * Local, Amazon's implementation, answers expression by expression, and other projects' captures of DynamoDB
+ * confirm), this follows DynamoDB, as it follows the Developer Guide where dynalite departs from it:
  * <ul>
  * <li>{@code REMOVE a[1], a[2]} removes the elements at indexes 1 and 2 of the list as it was (the Developer
  * Guide's "Removing elements from a list"); dynalite removes them one after the other, the indexes shifting.</li>
  * <li>contains on a list finds elements of any type (a map in a list of maps); dynalite only strings, numbers and
  * binaries.</li>
  * <li>An order comparator or BETWEEN given a value that has no order (BOOL, NULL, a set, a list, a map) is refused:
- * "Incorrect operand type for operator or function; operator or function: &lt;=, operand type: BOOL" (DynamoDB's
- * answer); dynalite compares.</li>
+ * "Incorrect operand type for operator or function; operator or function: &lt;=, operand type: BOOL"; dynalite
+ * compares.</li>
  * <li>{@code if_not_exists} or {@code list_append} in a condition is refused with "The function is not allowed in a
  * condition expression; function: if_not_exists", and a condition's function in an update with "The function is
- * not allowed in an update expression; function: size" (DynamoDB's messages); dynalite says "Invalid function
- * name".</li>
- * <li>{@code SET a = (b) + c} is accepted, as {@code (b + c)} is; dynalite's grammar refuses the first.</li>
+ * not allowed in an update expression; function: size"; dynalite says "Invalid function name".</li>
+ * <li>ADD's and DELETE's operand types are refused with "..., operator: ADD, operand type: STRING, typeSet:
+ * ALLOWED_FOR_ADD_OPERAND".</li>
+ * <li>AND, OR, NOT, BETWEEN, IN, SET, REMOVE, ADD and DELETE are keywords of every grammar (a projection
+ * {@code a.in} is a syntax error); {@code NOT NOT c} is a condition; no path starts with a parenthesis
+ * ({@code ((a.b).c) = x} is a syntax error); a list index is 0 or digits not starting with 0 ({@code a[01]} is a
+ * syntax error); {@code size} may name an attribute in a path without being refused as a reserved word.</li>
+ * <li>Parentheses doubled around an operand or condition are refused as the parser commits to them, so before a
+ * syntax error further on ({@code a = ((b)) c}); BETWEEN and IN refuse a first operand repeated among the others;
+ * {@code SET a = (b) + c} and {@code SET a = ((b))} are parsed (the second refused as redundant).</li>
  * <li>{@code a <> b} with both attributes missing is true (the negation of {@code =}); dynalite says false.</li>
- * <li>The limits dynalite lacks: 4 KB expressions, 300 operators, 100 operands of IN, 32 levels of a path, list
- * indexes up to 2147483647, 255-byte placeholders, 32 levels of nesting in a value.</li>
+ * <li>A key condition's value of a type other than the key's is refused by {@link KeyCondition#resolve} ("Condition
+ * parameter type does not match schema type"), not by the legacy operators' type tables.</li>
+ * <li>The limits dynalite lacks: 4096 characters an expression ("Expression size has exceeded the maximum allowed
+ * size;", with "expression size: N" for conditions), 300 operators and functions, 100 operands of IN, 32 levels
+ * of a path, list indexes up to 2147483647, 255-byte placeholders, 32 levels of nesting in a value; arithmetic
+ * results beyond 38 digits ("DynamoDB only supports precision up to 38 digits").</li>
+ * </ul>
+ *
+ * <h2>Where this differs from DynamoDB</h2>
+ * <ul>
+ * <li>When more than two paths of a projection or update overlap, DynamoDB names a pair chosen by rules not
+ * reproduced here; this names the first overlapping pair in the order written, as dynalite does (two paths alike:
+ * the same message).</li>
+ * <li>The types listed by "Incorrect operand type for operator or function; operator or function: attribute_type,
+ * operand type: {...}" and "Invalid attribute type name found; ... valid types: {...}" come in an order DynamoDB
+ * does not keep from one answer to the next; this writes one of its orders.</li>
+ * <li>Where a syntax error and doubled parentheses meet, DynamoDB's parser recovers from some syntax errors and
+ * then reports the parentheses; this follows the cases observed (the parentheses are reported unless the parse
+ * met no way on at all).</li>
  * </ul>
  */
 package dev.dynamorelay.engine.expr;

@@ -47,8 +47,10 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import dev.dynamorelay.engine.AwsError;
 import dev.dynamorelay.engine.store.CommitListener;
 import dev.dynamorelay.engine.store.ItemChange;
-import dev.dynamorelay.engine.streams.ImageCodec;
 import dev.dynamorelay.engine.streams.Streams;
+import dev.dynamorelay.engine.value.ByteSink;
+import dev.dynamorelay.engine.value.ByteSource;
+import dev.dynamorelay.engine.value.ItemCodec;
 
 /**
  * The engine's durability with {@code --path DIR}: a write-ahead log of every commit and table change, forced to
@@ -78,9 +80,19 @@ public final class Journal implements CommitListener, Closeable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Journal.class);
 
-	private static final byte[] LOG_MAGIC = "DRJLOG01".getBytes(StandardCharsets.US_ASCII);
+	/**
+	 * The version of the files' format, the last two characters of their magic numbers. 02: items, keys and images
+	 * in the engine's one binary form of items ({@code ItemCodec}); 01 (never released) had the streams' own.
+	 */
+	static final String FORMAT = "02";
 
-	private static final byte[] SNAPSHOT_MAGIC = "DRJSNP01".getBytes(StandardCharsets.US_ASCII);
+	private static final String LOG_PREFIX = "DRJLOG";
+
+	private static final String SNAPSHOT_PREFIX = "DRJSNP";
+
+	private static final byte[] LOG_MAGIC = (LOG_PREFIX + FORMAT).getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] SNAPSHOT_MAGIC = (SNAPSHOT_PREFIX + FORMAT).getBytes(StandardCharsets.US_ASCII);
 
 	private static final int FILE_HEADER = 16;
 
@@ -131,7 +143,7 @@ public final class Journal implements CommitListener, Closeable {
 
 	private long segmentBytes;
 
-	private final ImageCodec.Sink frame = new ImageCodec.Sink(1 << 16);
+	private final ByteSink frame = new ByteSink(1 << 16);
 
 	private final ExecutorService snapshotter;
 
@@ -317,7 +329,7 @@ public final class Journal implements CommitListener, Closeable {
 			entries.forEach((entry) -> entry.done().completeExceptionally(unwritable()));
 			return;
 		}
-		ImageCodec.Sink payload = this.frame;
+		ByteSink payload = this.frame;
 		payload.reset();
 		payload.writeLong(entries.get(0).number());
 		payload.writeVarLong(entries.size());
@@ -325,9 +337,9 @@ public final class Journal implements CommitListener, Closeable {
 			payload.writeByteArray(entry.bytes());
 		}
 		try {
-			byte[] header = Frames.header(payload.array(), 0, payload.size());
-			ByteBuffer[] buffers = { ByteBuffer.wrap(header), ByteBuffer.wrap(payload.array(), 0, payload.size()) };
-			long length = header.length + payload.size();
+			byte[] header = Frames.header(payload.array(), 0, payload.length());
+			ByteBuffer[] buffers = { ByteBuffer.wrap(header), ByteBuffer.wrap(payload.array(), 0, payload.length()) };
+			long length = header.length + payload.length();
 			long wrote = 0;
 			while (wrote < length) {
 				wrote += this.segment.write(buffers);
@@ -438,16 +450,18 @@ public final class Journal implements CommitListener, Closeable {
 			try {
 				for (TableDescription table : this.store.tables()) {
 					out.writeByte(SNAPSHOT_TABLE);
-					writeBytes(out, PojoJson.write(table));
+					writeBytes(out, LogCodec.json(table));
 					TimeToLiveDescription timeToLive = this.store.timeToLive(table.tableName());
 					out.writeBoolean(timeToLive != null);
 					if (timeToLive != null) {
-						writeBytes(out, PojoJson.write(timeToLive));
+						writeBytes(out, LogCodec.json(timeToLive));
 					}
 					this.store.forEachItem(table.tableName(), (item) -> {
 						try {
 							out.writeByte(SNAPSHOT_ITEM);
-							writeBytes(out, ImageCodec.encodeItem(item));
+							ByteSink bytes = new ByteSink(256);
+							ItemCodec.writeAttributes(bytes, item);
+							writeBytes(out, bytes.toByteArray());
 						}
 						catch (IOException ex) {
 							throw new UncheckedIOException(ex);
@@ -627,17 +641,39 @@ public final class Journal implements CommitListener, Closeable {
 				}
 			}
 			TreeMap<Long, Path> snapshots = files(this.directory, SNAPSHOT_FILE);
+			TreeMap<Long, Path> logs = files(this.directory, LOG_FILE);
+			// Before anything is read or cut: a file of another format would otherwise read as damage, or (the newest
+			// log) as a header a crash left unwritten, and be deleted.
+			for (Path file : snapshots.values()) {
+				checkFormat(file, SNAPSHOT_PREFIX);
+			}
+			for (Path file : logs.values()) {
+				checkFormat(file, LOG_PREFIX);
+			}
 			if (!snapshots.isEmpty()) {
 				this.snapshotPosition = snapshots.lastKey();
 				loadSnapshot(snapshots.lastEntry().getValue(), this.snapshotPosition);
 			}
-			TreeMap<Long, Path> logs = files(this.directory, LOG_FILE);
 			long expected = -1;
 			for (Map.Entry<Long, Path> log : logs.entrySet()) {
 				boolean newest = log.getKey().equals(logs.lastKey());
 				expected = replayLog(log.getValue(), log.getKey(), newest, expected);
 			}
 			return Math.max(expected, this.snapshotPosition);
+		}
+
+		/** Refuses a file whose magic number is the journal's, of another format version. */
+		private void checkFormat(Path file, String prefix) throws IOException {
+			byte[] magic;
+			try (InputStream in = Files.newInputStream(file)) {
+				magic = in.readNBytes(8);
+			}
+			String text = new String(magic, StandardCharsets.ISO_8859_1);
+			if (magic.length == 8 && text.startsWith(prefix) && !text.endsWith(FORMAT)) {
+				throw new JournalFormatException("The journal in " + this.directory + " was written in format "
+						+ text.substring(prefix.length()) + " (" + file.getFileName() + "); this engine reads format " + FORMAT
+						+ " only, and converts no other. Move " + this.directory + " aside (or delete it) to start anew.");
+			}
 		}
 
 		private JournalDamagedException damaged(Path file, String what) {
@@ -666,9 +702,9 @@ public final class Journal implements CommitListener, Closeable {
 					}
 					switch (type) {
 						case SNAPSHOT_TABLE -> {
-							TableDescription description = PojoJson.read(readBytes(in), TableDescription::builder);
+							TableDescription description = LogCodec.fromJson(readBytes(in), TableDescription::builder);
 							TimeToLiveDescription timeToLive = in.readBoolean()
-									? PojoJson.read(readBytes(in), TimeToLiveDescription::builder) : null;
+									? LogCodec.fromJson(readBytes(in), TimeToLiveDescription::builder) : null;
 							this.store.restoreTable(description, timeToLive);
 							table = description.tableName();
 						}
@@ -676,7 +712,11 @@ public final class Journal implements CommitListener, Closeable {
 							if (table == null) {
 								throw damaged(path, "holds an item before any table");
 							}
-							Map<String, AttributeValue> item = ImageCodec.decodeItem(readBytes(in));
+							ByteSource bytes = new ByteSource(readBytes(in));
+							Map<String, AttributeValue> item = ItemCodec.readAttributes(bytes);
+							if (!bytes.atEnd()) {
+								throw damaged(path, "holds an item with bytes after its end");
+							}
 							this.store.restoreItem(table, item);
 						}
 						case SNAPSHOT_STREAMS -> this.streams.restore(in);
@@ -728,7 +768,7 @@ public final class Journal implements CommitListener, Closeable {
 							+ (newest ? " followed by intact ones" : " (and it is not the newest log file)"));
 				}
 				int payload = at + Frames.HEADER;
-				ImageCodec.Source source = new ImageCodec.Source(bytes, payload, length);
+				ByteSource source = new ByteSource(bytes, payload, length);
 				try {
 					long number = source.readLong();
 					long count = source.readVarLong();
@@ -740,7 +780,7 @@ public final class Journal implements CommitListener, Closeable {
 								+ " after the snapshot");
 					}
 					for (long i = 0; i < count; i++) {
-						int size = source.readLength();
+						int size = source.readVarint();
 						int offset = source.position();
 						source.skip(size);
 						if (number + i >= this.snapshotPosition) {

@@ -767,7 +767,10 @@ final class TableOperations {
 		// the answer says UPDATING with the units still in force, as DynamoDB's does)
 		if (throughput != null) {
 			if ("PROVISIONED".equals(request.billingModeAsString()) && !"PROVISIONED".equals(table.billingMode)) {
+				// From on-demand: the units are the table's at once, and it is UPDATING meanwhile (dynalite's test
+				// of DynamoDB, "should allow table to be converted to PAY_PER_REQUEST and back again").
 				table.throughput.change(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);
+				table.status = "UPDATING";
 			}
 			else {
 				table.throughput.request(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), now);

@@ -3,7 +3,8 @@ package dev.dynamorelay.engine.streams;
 /**
  * One stream record as a stream keeps it: its number (its sequence number is {@link StreamNames#sequenceNumber}
  * of it), the time of its commit, what happened, its {@code SizeBytes}, and its keys and images in
- * {@link ImageCodec}'s binary form (decoded only when it is read). Immutable.
+ * {@link dev.dynamorelay.engine.value.ItemCodec#writeAttributes}' binary form (decoded only when it is read).
+ * Immutable.
  */
 final class StoredRecord {
 

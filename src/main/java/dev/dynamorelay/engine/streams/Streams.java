@@ -43,6 +43,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import dev.dynamorelay.engine.AwsError;
 import dev.dynamorelay.engine.store.CommitListener;
 import dev.dynamorelay.engine.store.ItemChange;
+import dev.dynamorelay.engine.value.ByteSink;
+import dev.dynamorelay.engine.value.ByteSource;
+import dev.dynamorelay.engine.value.ItemCodec;
+import dev.dynamorelay.engine.value.ItemSize;
 import dev.dynamorelay.engine.value.Values;
 
 /**
@@ -212,6 +216,29 @@ public final class Streams implements CommitListener {
 		stream.add(new Shard(id, parentId, start, opened));
 	}
 
+	/**
+	 * Closes the open shard of every enabled stream and opens its child at once, as DynamoDB does when it rotates a
+	 * stream's shards (every few hours) or splits one: for tests of readers across a shard's end, which otherwise
+	 * wait for the configured size or age. A closed shard keeps its records; the next record of its stream goes to
+	 * the child. Not kept by the journal: a restart continues in the shards as they were before it.
+	 * @return how many shards were closed
+	 */
+	public int rollover() {
+		long millis = this.options.clock().millis();
+		int closed = 0;
+		for (Stream stream : this.enabled.values()) {
+			synchronized (stream) {
+				Shard open = stream.enabled ? stream.openShard() : null;
+				if (open != null) {
+					open.close(millis);
+					openShard(stream, open.id, millis);
+					closed++;
+				}
+			}
+		}
+		return closed;
+	}
+
 	/** Appends a record to the stream's open shard, closing it for a child first when it is full or old. */
 	private void append(Stream stream, long millis, byte kind, Payload payload) {
 		long now = this.options.clock().millis();
@@ -241,17 +268,19 @@ public final class Streams implements CommitListener {
 				&& (viewType == StreamViewType.NEW_IMAGE || viewType == StreamViewType.NEW_AND_OLD_IMAGES);
 		boolean keepOld = oldImage != null
 				&& (viewType == StreamViewType.OLD_IMAGE || viewType == StreamViewType.NEW_AND_OLD_IMAGES);
-		ImageCodec.Sink sink = new ImageCodec.Sink(128);
-		sink.writeByte((keepNew ? StoredRecord.HAS_NEW : 0) | (keepOld ? StoredRecord.HAS_OLD : 0));
-		ImageCodec.writeItem(sink, keys);
-		long size = ItemSizes.of(keys);
+		ByteSink sink = new ByteSink(128);
+		sink.write((keepNew ? StoredRecord.HAS_NEW : 0) | (keepOld ? StoredRecord.HAS_OLD : 0));
+		ItemCodec.writeAttributes(sink, keys);
+		// SizeBytes: the API Reference's GetRecords example gives 41 for the keys ForumName "DynamoDB" and
+		// Subject "DynamoDB Thread 3" of a KEYS_ONLY record, 9 + 8 + 7 + 17, their size by the item size rules
+		long size = ItemSize.of(keys);
 		if (keepNew) {
-			ImageCodec.writeItem(sink, newImage);
-			size += ItemSizes.of(newImage);
+			ItemCodec.writeAttributes(sink, newImage);
+			size += ItemSize.of(newImage);
 		}
 		if (keepOld) {
-			ImageCodec.writeItem(sink, oldImage);
-			size += ItemSizes.of(oldImage);
+			ItemCodec.writeAttributes(sink, oldImage);
+			size += ItemSize.of(oldImage);
 		}
 		return new Payload(sink.toByteArray(), (int) Math.min(Integer.MAX_VALUE, Math.max(1, size)));
 	}
@@ -551,11 +580,11 @@ public final class Streams implements CommitListener {
 
 	/** A stored record as GetRecords answers it. */
 	private static Record record(Stream stream, StoredRecord stored) {
-		ImageCodec.Source source = new ImageCodec.Source(stored.payload);
+		ByteSource source = new ByteSource(stored.payload);
 		int flags = source.readByte();
-		Map<String, AttributeValue> keys = ImageCodec.readItem(source);
-		Map<String, AttributeValue> newImage = ((flags & StoredRecord.HAS_NEW) != 0) ? ImageCodec.readItem(source) : null;
-		Map<String, AttributeValue> oldImage = ((flags & StoredRecord.HAS_OLD) != 0) ? ImageCodec.readItem(source) : null;
+		Map<String, AttributeValue> keys = ItemCodec.readAttributes(source);
+		Map<String, AttributeValue> newImage = ((flags & StoredRecord.HAS_NEW) != 0) ? ItemCodec.readAttributes(source) : null;
+		Map<String, AttributeValue> oldImage = ((flags & StoredRecord.HAS_OLD) != 0) ? ItemCodec.readAttributes(source) : null;
 		OperationType operation = switch (stored.kind & 0x0F) {
 			case StoredRecord.INSERT -> OperationType.INSERT;
 			case StoredRecord.MODIFY -> OperationType.MODIFY;
@@ -608,16 +637,16 @@ public final class Streams implements CommitListener {
 	// Iterators: opaque to clients, "<stream ARN>|1|<base64url of the shard, the position, the time, a CRC>"
 
 	private static String iterator(String streamArn, String shardId, long number, long issuedMillis) {
-		ImageCodec.Sink sink = new ImageCodec.Sink(96);
+		ByteSink sink = new ByteSink(96);
 		sink.writeString(shardId);
 		sink.writeVarLong(number);
 		sink.writeVarLong(issuedMillis);
 		CRC32 crc = new CRC32();
 		crc.update(streamArn.getBytes(StandardCharsets.UTF_8));
-		crc.update(sink.array(), 0, sink.size());
+		crc.update(sink.array(), 0, sink.length());
 		int check = (int) crc.getValue();
 		for (int shift = 24; shift >= 0; shift -= 8) {
-			sink.writeByte(check >>> shift);
+			sink.write(check >>> shift);
 		}
 		return streamArn + "|1|" + Base64.getUrlEncoder().withoutPadding().encodeToString(sink.toByteArray());
 	}
@@ -646,7 +675,7 @@ public final class Streams implements CommitListener {
 				if (check != (int) crc.getValue()) {
 					throw invalid();
 				}
-				ImageCodec.Source source = new ImageCodec.Source(bytes, 0, bytes.length - 4);
+				ByteSource source = new ByteSource(bytes, 0, bytes.length - 4);
 				Position position = new Position(streamArn, source.readString(), source.readVarLong(), source.readVarLong());
 				if (!source.atEnd()) {
 					throw invalid();
@@ -710,7 +739,8 @@ public final class Streams implements CommitListener {
 		return new Checkpoint(counter, copies);
 	}
 
-	private static final int CHECKPOINT_VERSION = 1;
+	/** 2: records' keys and images in {@link ItemCodec}'s form (1 had a codec of the streams' own). */
+	private static final int CHECKPOINT_VERSION = 2;
 
 	/** Writes a checkpoint; what {@link #restore} reads. */
 	public static void write(Checkpoint checkpoint, DataOutput out) throws IOException {

@@ -1,10 +1,12 @@
 package dev.dynamorelay.engine.value;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable array of bytes that the engine's encoders write into: the item codec's compact items and the
- * order-preserving keys. Not thread-safe; one per encoding.
+ * A growable array of bytes that the engine's encoders write into: the item codec's compact items, the
+ * order-preserving keys, stream records, shard iterators and the journal's entries. {@link ByteSource} reads what
+ * it wrote. Not thread-safe; one per encoding.
  */
 public final class ByteSink {
 
@@ -46,6 +48,36 @@ public final class ByteSink {
 		this.bytes[this.length++] = (byte) v;
 	}
 
+	/** Appends {@code value} as an unsigned LEB128 varint, as {@link #writeVarint(int)} does for an int. */
+	public void writeVarLong(long value) {
+		ensure(10);
+		long v = value;
+		while ((v & ~0x7FL) != 0) {
+			this.bytes[this.length++] = (byte) ((v & 0x7F) | 0x80);
+			v >>>= 7;
+		}
+		this.bytes[this.length++] = (byte) v;
+	}
+
+	/** Appends {@code value} as eight bytes, most significant first. */
+	public void writeLong(long value) {
+		ensure(8);
+		for (int shift = 56; shift >= 0; shift -= 8) {
+			this.bytes[this.length++] = (byte) (value >>> shift);
+		}
+	}
+
+	/** Appends a string as the varint length of its UTF-8 bytes, then those bytes. */
+	public void writeString(String text) {
+		writeByteArray(text.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** Appends {@code source} as its varint length, then its bytes. */
+	public void writeByteArray(byte[] source) {
+		writeVarint(source.length);
+		write(source);
+	}
+
 	/** Overwrites the byte at {@code index}, which must already be written. */
 	public void set(int index, int b) {
 		this.bytes[index] = (byte) b;
@@ -59,6 +91,11 @@ public final class ByteSink {
 	/** Forgets what was written, keeping the room. */
 	public void reset() {
 		this.length = 0;
+	}
+
+	/** The array written into, not copied: its first {@link #length()} bytes are valid until the next write. */
+	public byte[] array() {
+		return this.bytes;
 	}
 
 	/** A copy of what was written. */

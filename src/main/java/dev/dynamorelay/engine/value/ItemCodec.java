@@ -2,6 +2,7 @@ package dev.dynamorelay.engine.value;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code value = tag payload}, the tag one byte: S and N (a number in DynamoDB's plain notation, ASCII) and B
  * {@code varint(length) bytes}; SS, NS, BS {@code varint(count)} and their members so; M {@code varint(count)
  * (name value)*}; L {@code varint(count) value*}; BOOL true, BOOL false and NULL nothing more.
+ *
+ * <p>Stream records and the journal keep keys and images in the same form without the two sizes
+ * ({@link #writeAttributes}): one binary form of items in the engine. The journal's files hold it: a change to the
+ * format needs a new version of the journal's files.
  */
 public final class ItemCodec {
 
@@ -72,48 +77,65 @@ public final class ItemCodec {
 
 	/** The item's DynamoDB size, read from its bytes. */
 	public static int size(byte[] bytes) {
-		return new Reader(bytes, 0).varint();
+		return new ByteSource(bytes).readVarint();
 	}
 
 	/** The item's page size ({@link ItemSize#pageSize}), read from its bytes. */
 	public static int pageSize(byte[] bytes) {
-		Reader in = new Reader(bytes, 0);
-		in.varint();
-		return in.varint();
+		ByteSource in = new ByteSource(bytes);
+		in.readVarint();
+		return in.readVarint();
 	}
 
 	/** The item the bytes hold. */
 	public static Map<String, AttributeValue> decode(byte[] bytes) {
-		Reader in = new Reader(bytes, 0);
-		in.varint();
-		in.varint();
-		return in.map();
+		ByteSource in = new ByteSource(bytes);
+		in.readVarint();
+		in.readVarint();
+		return readMap(in);
 	}
 
 	/** One top-level attribute of the item the bytes hold, or null when it has none of that name. */
 	public static AttributeValue attribute(byte[] bytes, String name) {
 		byte[] wanted = name.getBytes(StandardCharsets.UTF_8);
-		Reader in = new Reader(bytes, 0);
-		in.varint();
-		in.varint();
-		int count = in.varint();
+		ByteSource in = new ByteSource(bytes);
+		in.readVarint();
+		in.readVarint();
+		int count = in.readVarint();
 		for (int i = 0; i < count; i++) {
-			int length = in.varint();
+			int length = in.readVarint();
+			in.need(length);
 			boolean match = length == wanted.length
-					&& java.util.Arrays.equals(bytes, in.position, in.position + length, wanted, 0, length);
+					&& Arrays.equals(bytes, in.position, in.position + length, wanted, 0, length);
 			in.position += length;
 			if (match) {
-				return in.value();
+				return readValue(in);
 			}
-			in.skipValue();
+			skipValue(in);
 		}
 		return null;
+	}
+
+	/**
+	 * Appends attributes (an item, a key, an image) without the stored form's sizes: their count, then each name and
+	 * value, as a map is written inside an item. What stream records and the journal keep.
+	 */
+	public static void writeAttributes(ByteSink out, Map<String, AttributeValue> attributes) {
+		writeMap(out, attributes);
+	}
+
+	/**
+	 * Reads attributes {@link #writeAttributes} wrote, in the order they were written.
+	 * @throws IllegalArgumentException when the bytes are not such attributes
+	 */
+	public static Map<String, AttributeValue> readAttributes(ByteSource in) {
+		return readMap(in);
 	}
 
 	private static void writeMap(ByteSink out, Map<String, AttributeValue> map) {
 		out.writeVarint(map.size());
 		for (Map.Entry<String, AttributeValue> entry : map.entrySet()) {
-			writeString(out, entry.getKey());
+			out.writeString(entry.getKey());
 			writeValue(out, entry.getValue());
 		}
 	}
@@ -121,7 +143,7 @@ public final class ItemCodec {
 	private static void writeValue(ByteSink out, AttributeValue value) {
 		if (value.s() != null) {
 			out.write(S);
-			writeString(out, value.s());
+			out.writeString(value.s());
 		}
 		else if (value.n() != null) {
 			out.write(N);
@@ -129,15 +151,13 @@ public final class ItemCodec {
 		}
 		else if (value.b() != null) {
 			out.write(B);
-			byte[] bytes = value.b().asByteArrayUnsafe();
-			out.writeVarint(bytes.length);
-			out.write(bytes);
+			out.writeByteArray(value.b().asByteArrayUnsafe());
 		}
 		else if (value.hasSs()) {
 			out.write(SS);
 			out.writeVarint(value.ss().size());
 			for (String member : value.ss()) {
-				writeString(out, member);
+				out.writeString(member);
 			}
 		}
 		else if (value.hasNs()) {
@@ -151,9 +171,7 @@ public final class ItemCodec {
 			out.write(BS);
 			out.writeVarint(value.bs().size());
 			for (SdkBytes member : value.bs()) {
-				byte[] bytes = member.asByteArrayUnsafe();
-				out.writeVarint(bytes.length);
-				out.write(bytes);
+				out.writeByteArray(member.asByteArrayUnsafe());
 			}
 		}
 		else if (value.hasM()) {
@@ -178,12 +196,6 @@ public final class ItemCodec {
 		}
 	}
 
-	private static void writeString(ByteSink out, String text) {
-		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-		out.writeVarint(bytes.length);
-		out.write(bytes);
-	}
-
 	private static void writeAscii(ByteSink out, String text) {
 		int length = text.length();
 		out.writeVarint(length);
@@ -192,150 +204,99 @@ public final class ItemCodec {
 		}
 	}
 
-	/** Reads values from an item's bytes. */
-	private static final class Reader {
-
-		private final byte[] bytes;
-
-		private int position;
-
-		Reader(byte[] bytes, int position) {
-			this.bytes = bytes;
-			this.position = position;
+	private static Map<String, AttributeValue> readMap(ByteSource in) {
+		int count = in.readVarint();
+		// every attribute takes two bytes at least: a count larger than that is not an item's
+		Map<String, AttributeValue> map = new LinkedHashMap<>((int) (Math.min(count, in.remaining()) / 0.75f) + 1);
+		for (int i = 0; i < count; i++) {
+			String name = in.readString();
+			map.put(name, readValue(in));
 		}
+		return map;
+	}
 
-		int varint() {
-			int value = 0;
-			int shift = 0;
-			while (true) {
-				int b = this.bytes[this.position++];
-				value |= (b & 0x7F) << shift;
-				if ((b & 0x80) == 0) {
-					return value;
+	private static AttributeValue readValue(ByteSource in) {
+		int tag = in.readByte();
+		switch (tag) {
+			case S:
+				return AttributeValue.fromS(in.readString());
+			case N:
+				return AttributeValue.fromN(in.readLatin1());
+			case B:
+				return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(in.readByteArray()));
+			case SS: {
+				int count = in.readVarint();
+				List<String> members = new ArrayList<>(Math.min(count, in.remaining()));
+				for (int i = 0; i < count; i++) {
+					members.add(in.readString());
 				}
-				shift += 7;
+				return AttributeValue.fromSs(members);
 			}
-		}
-
-		String string() {
-			int length = varint();
-			String text = new String(this.bytes, this.position, length, StandardCharsets.UTF_8);
-			this.position += length;
-			return text;
-		}
-
-		String ascii() {
-			int length = varint();
-			String text = new String(this.bytes, this.position, length, StandardCharsets.ISO_8859_1);
-			this.position += length;
-			return text;
-		}
-
-		byte[] binary() {
-			int length = varint();
-			byte[] copy = java.util.Arrays.copyOfRange(this.bytes, this.position, this.position + length);
-			this.position += length;
-			return copy;
-		}
-
-		Map<String, AttributeValue> map() {
-			int count = varint();
-			Map<String, AttributeValue> map = new LinkedHashMap<>((int) (count / 0.75f) + 1);
-			for (int i = 0; i < count; i++) {
-				String name = string();
-				map.put(name, value());
+			case NS: {
+				int count = in.readVarint();
+				List<String> members = new ArrayList<>(Math.min(count, in.remaining()));
+				for (int i = 0; i < count; i++) {
+					members.add(in.readLatin1());
+				}
+				return AttributeValue.fromNs(members);
 			}
-			return map;
-		}
-
-		AttributeValue value() {
-			int tag = this.bytes[this.position++];
-			switch (tag) {
-				case S:
-					return AttributeValue.fromS(string());
-				case N:
-					return AttributeValue.fromN(ascii());
-				case B:
-					return AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(binary()));
-				case SS: {
-					int count = varint();
-					List<String> members = new ArrayList<>(count);
-					for (int i = 0; i < count; i++) {
-						members.add(string());
-					}
-					return AttributeValue.fromSs(members);
+			case BS: {
+				int count = in.readVarint();
+				List<SdkBytes> members = new ArrayList<>(Math.min(count, in.remaining()));
+				for (int i = 0; i < count; i++) {
+					members.add(SdkBytes.fromByteArrayUnsafe(in.readByteArray()));
 				}
-				case NS: {
-					int count = varint();
-					List<String> members = new ArrayList<>(count);
-					for (int i = 0; i < count; i++) {
-						members.add(ascii());
-					}
-					return AttributeValue.fromNs(members);
-				}
-				case BS: {
-					int count = varint();
-					List<SdkBytes> members = new ArrayList<>(count);
-					for (int i = 0; i < count; i++) {
-						members.add(SdkBytes.fromByteArrayUnsafe(binary()));
-					}
-					return AttributeValue.fromBs(members);
-				}
-				case M:
-					return AttributeValue.fromM(map());
-				case L: {
-					int count = varint();
-					List<AttributeValue> members = new ArrayList<>(count);
-					for (int i = 0; i < count; i++) {
-						members.add(value());
-					}
-					return AttributeValue.fromL(members);
-				}
-				case TRUE:
-					return TRUE_VALUE;
-				case FALSE:
-					return FALSE_VALUE;
-				case NULL:
-					return NULL_VALUE;
-				default:
-					throw new IllegalStateException("not an item's bytes: tag " + tag + " at " + (this.position - 1));
+				return AttributeValue.fromBs(members);
 			}
+			case M:
+				return AttributeValue.fromM(readMap(in));
+			case L: {
+				int count = in.readVarint();
+				List<AttributeValue> members = new ArrayList<>(Math.min(count, in.remaining()));
+				for (int i = 0; i < count; i++) {
+					members.add(readValue(in));
+				}
+				return AttributeValue.fromL(members);
+			}
+			case TRUE:
+				return TRUE_VALUE;
+			case FALSE:
+				return FALSE_VALUE;
+			case NULL:
+				return NULL_VALUE;
+			default:
+				throw new IllegalArgumentException("not an item's bytes: tag " + tag + " at " + (in.position - 1));
 		}
+	}
 
-		void skipValue() {
-			int tag = this.bytes[this.position++];
-			switch (tag) {
-				case S, N, B -> {
-					int length = varint();
-					this.position += length;
-				}
-				case SS, NS, BS -> {
-					int count = varint();
-					for (int i = 0; i < count; i++) {
-						int length = varint();
-						this.position += length;
-					}
-				}
-				case M -> {
-					int count = varint();
-					for (int i = 0; i < count; i++) {
-						int length = varint();
-						this.position += length;
-						skipValue();
-					}
-				}
-				case L -> {
-					int count = varint();
-					for (int i = 0; i < count; i++) {
-						skipValue();
-					}
-				}
-				default -> {
-					// TRUE, FALSE, NULL: nothing follows the tag
+	private static void skipValue(ByteSource in) {
+		int tag = in.readByte();
+		switch (tag) {
+			case S, N, B -> in.skip(in.readVarint());
+			case SS, NS, BS -> {
+				int count = in.readVarint();
+				for (int i = 0; i < count; i++) {
+					in.skip(in.readVarint());
 				}
 			}
+			case M -> {
+				int count = in.readVarint();
+				for (int i = 0; i < count; i++) {
+					in.skip(in.readVarint());
+					skipValue(in);
+				}
+			}
+			case L -> {
+				int count = in.readVarint();
+				for (int i = 0; i < count; i++) {
+					skipValue(in);
+				}
+			}
+			case TRUE, FALSE, NULL -> {
+				// nothing follows the tag
+			}
+			default -> throw new IllegalArgumentException("not an item's bytes: tag " + tag + " at " + (in.position - 1));
 		}
-
 	}
 
 }

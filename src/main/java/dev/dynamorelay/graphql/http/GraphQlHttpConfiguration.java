@@ -6,6 +6,7 @@ import java.util.Set;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -20,16 +21,18 @@ import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.graphql.document.PersistedQueryProperties;
+import dev.dynamorelay.live.LiveConnections;
 
 /**
  * The GraphQL endpoint's HTTP routes beside Spring Boot's POST route: GET (through
  * {@link GraphQlHttpEndpoint}, which replaces Boot's {@code GraphQlHttpHandler}), and a GraphQL error
  * body for every request Boot would answer with an empty one: an unacceptable {@code Accept} (406) and
  * a method other than GET and POST (405). Bodies that are not JSON are {@link NonJsonRequests}'s; what
- * else fails before the endpoint answers is {@link GraphQlErrorAttributes}'s.
+ * else fails before the endpoint answers is {@code web.ErrorAnswers}'s.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(PersistedQueryProperties.class)
@@ -41,20 +44,33 @@ class GraphQlHttpConfiguration {
 
 	private static final Set<HttpMethod> ALLOWED = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.POST));
 
+	/**
+	 * JSON numbers with a fraction or an exponent read as {@link java.math.BigDecimal}s, never as doubles, by
+	 * Spring Boot's mapper, which reads every request: POST bodies, GET's {@code variables}, the Server-Sent
+	 * Events handler's bodies and WebSocket messages. A variable {@code 98765432109876543210.12345} reaches
+	 * its scalar as that number, where a double would have made it {@code 98765432109876540000} with no word,
+	 * and {@code 1e400} as itself rather than Infinity. Whole numbers read exact already (Integer, Long,
+	 * BigInteger by size).
+	 */
+	@Bean
+	JsonMapperBuilderCustomizer exactNumbers() {
+		return (builder) -> builder.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+	}
+
 	@Bean
 	GraphQlHttpEndpoint graphQlHttpEndpoint(WebGraphQlHandler graphQlHandler, JsonMapper json) {
 		return new GraphQlHttpEndpoint(graphQlHandler, json);
 	}
 
 	/**
-	 * Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}), and no ERROR for a
-	 * client that hung up ({@link SseClientGone}).
+	 * Replaces Boot's handler of the same name: queries over SSE too ({@link QueriesOverSse}), each stream written
+	 * by {@link SseStream} (bounded, on its own writer, no ERROR for a client that hung up).
 	 */
 	@Bean
-	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties) {
-		SseClientGone.install();
+	QueriesOverSse graphQlSseHandler(WebGraphQlHandler graphQlHandler, GraphQlProperties properties,
+			LiveConnections live) {
 		return new QueriesOverSse(graphQlHandler, properties.getHttp().getSse().getTimeout(),
-				properties.getHttp().getSse().getKeepAlive());
+				properties.getHttp().getSse().getKeepAlive(), live.memory());
 	}
 
 	/** After {@link NonJsonRequests}: a POST whose body is not JSON is a 415 whatever it accepts. */
@@ -77,11 +93,6 @@ class GraphQlHttpConfiguration {
 					"GraphQL requests are sent with POST (JSON) or, for queries, GET; not " + request.method().name() + ".",
 					ALLOWED.toArray(HttpMethod[]::new)))
 			.build();
-	}
-
-	@Bean
-	GraphQlErrorAttributes graphQlErrorAttributes(GraphQlProperties properties) {
-		return new GraphQlErrorAttributes(properties.getHttp().getPath());
 	}
 
 	private static ServerResponse notAcceptable(String accept) {

@@ -26,6 +26,7 @@ import dev.dynamorelay.access.Access;
 import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.live.LiveConnections;
+import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.ReadBudgets;
@@ -50,7 +51,7 @@ class LiveConfiguration {
 
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
-			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties,
+			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties, FairShare fairShare,
 			ObjectProvider<LiveMeters> meters, ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry)
 			throws Exception {
 		List<String> read = tables.declarations()
@@ -63,13 +64,20 @@ class LiveConfiguration {
 			logger.info("Live connections switched off (dynamo-relay.live.enabled=false): the streams of {} are not "
 					+ "read, and subscriptions are refused UNAVAILABLE", read);
 		}
+		LiveMemory memory = properties.memory();
 		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
-				meters.getIfAvailable(() -> LiveMeters.NONE));
+				meters.getIfAvailable(() -> LiveMeters.NONE), memory, fairShare);
+		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
+			.builder("dynamorelay.live.pending", memory, LiveMemory::held)
+			.description("Bytes of changes waiting to be sent to subscribers: in their buffers, and handed to the "
+					+ "transport but not yet written (dynamo-relay.live.max-pending-bytes)")
+			.baseUnit("bytes")
+			.register(meterRegistry));
 		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
 			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.lag().toMillis() / 1000.0)
 			.description("How far the stream readers are behind the streams' newest records: the age of the last "
 					+ "record a read found, 0 once a read finds nothing more (DynamoDB tells a record's time to the "
-					+ "second; DynamoDB Local to the minute)")
+					+ "second)")
 			.baseUnit("seconds")
 			.register(meterRegistry));
 		return live;
@@ -138,11 +146,19 @@ class LiveConfiguration {
 	 */
 	@Bean
 	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
-			JsonMapper json, HttpLimitsProperties limits) {
+			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, LiveProperties liveProperties) {
+		WebSocketSessionGone.install();
 		@SuppressWarnings("unchecked")
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
-				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE);
+				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
+				json, liveProperties.sendTimeout());
+	}
+
+	/** Ties each subscription to its transport connection's account of bytes. */
+	@Bean
+	LiveOutlets liveOutlets() {
+		return new LiveOutlets();
 	}
 
 	/**

@@ -17,12 +17,14 @@ import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.adapter.NativeWebSocketSession;
+import tools.jackson.databind.json.JsonMapper;
 
+import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.web.ErrorResponses;
 
 /**
  * Spring GraphQL's WebSocket handler ({@code graphql-transport-ws}), which also knows its open sessions: a
- * client that stops reading is dropped once a send has waited {@link #SEND_TIMEOUT}, a session can be closed by
+ * client that stops reading is dropped once a send has waited its send timeout, a session can be closed by
  * id (a refused {@code connection_init}), and on shutdown every session is closed with 1012 (Service Restart),
  * which graphql-ws clients reconnect on, before the server stops taking connections.
  *
@@ -34,11 +36,12 @@ import dev.dynamorelay.web.ErrorResponses;
  */
 class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifecycle {
 
-	/** How long a send to one client may wait for it to read: a client that reads nothing is dropped then. */
-	static final Duration SEND_TIMEOUT = Duration.ofSeconds(10);
-
 	/** Service Restart: graphql-ws clients reconnect. */
 	static final CloseStatus RESTART = new CloseStatus(1012, "The server is restarting: reconnect");
+
+	/** Try Again Later, for a client a send waited for too long: graphql-ws clients reconnect. */
+	static final CloseStatus NOT_READING = new CloseStatus(1013,
+			"The client read nothing in time: resubscribe with after = the last eventId received");
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveWebSocketHandler.class);
 
@@ -63,10 +66,21 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private volatile boolean running;
 
+	/** Where each session's subscribers' bytes are counted. */
+	private final LiveMemory memory;
+
+	private final JsonMapper json;
+
+	/** How long a send to one client may wait for it to read: a client that reads nothing is dropped then. */
+	private final Duration sendTimeout;
+
 	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
-			Duration keepAlive, long maxMessageSize) {
+			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout) {
 		super(handler, converter, initTimeout, keepAlive);
 		this.maxMessageSize = maxMessageSize;
+		this.memory = memory;
+		this.json = json;
+		this.sendTimeout = sendTimeout;
 	}
 
 	/** Tomcat hands over each text message in parts of its buffer's size, put together here. */
@@ -76,9 +90,10 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	@Override
-	protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
-		String id = session.getId();
-		if (!this.sessions.containsKey(id)) {
+	protected void handleTextMessage(WebSocketSession raw, TextMessage message) throws Exception {
+		String id = raw.getId();
+		WebSocketSession session = this.sessions.get(id);
+		if (session == null) {
 			// Closed (refused, timed out, dropped): Tomcat goes on reading until the client's Close frame.
 			discard(id);
 			return;
@@ -90,7 +105,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 				tooBig(session);
 				return;
 			}
-			super.handleTextMessage(session, message);
+			handle(session, message);
 			return;
 		}
 		if (parts == null) {
@@ -119,8 +134,25 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		parts.text.append(message.getPayload());
 		if (message.isLast()) {
 			discard(id);
-			super.handleTextMessage(session, new TextMessage(parts.text));
+			handle(session, new TextMessage(parts.text));
 		}
+	}
+
+	/**
+	 * Hands a whole message to Spring GraphQL's handler once it is a graphql-transport-ws message it can take: one
+	 * it cannot read (not JSON, too deeply nested, an unknown {@code type}, a {@code payload} or its
+	 * {@code variables} of another type) closes the session with 4400 (Bad Request), as the protocol has it,
+	 * instead of the handler's failure (close 1011 and an ERROR with a stack trace).
+	 */
+	private void handle(WebSocketSession session, TextMessage message) throws Exception {
+		String invalid = GraphQlWsMessages.invalid(this.json, message.getPayload());
+		if (invalid != null) {
+			ErrorResponses.refusal("message-invalid");
+			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), invalid);
+			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(invalid)));
+			return;
+		}
+		super.handleTextMessage(session, message);
 	}
 
 	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */
@@ -169,14 +201,21 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		return bytes;
 	}
 
+	/**
+	 * Gives the session its account of subscribers' bytes ({@link LiveMemory#CONNECTION_ATTRIBUTE}, among its attributes,
+	 * which its requests carry) and hands Spring GraphQL's handler the session as {@link SendingSession}, which
+	 * tells that account what was written.
+	 */
 	@Override
-	public void afterConnectionEstablished(WebSocketSession session) {
-		if (session instanceof NativeWebSocketSession nativeSession) {
+	public void afterConnectionEstablished(WebSocketSession raw) {
+		if (raw instanceof NativeWebSocketSession nativeSession) {
 			jakarta.websocket.Session tomcat = nativeSession.getNativeSession(jakarta.websocket.Session.class);
 			if (tomcat != null) {
-				tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", SEND_TIMEOUT.toMillis());
+				tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", this.sendTimeout.toMillis());
 			}
 		}
+		SendingSession session = new SendingSession(raw, this.memory.connection(), this.json);
+		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, session.connection());
 		this.sessions.put(session.getId(), session);
 		super.afterConnectionEstablished(session);
 	}
@@ -186,6 +225,9 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		this.sessions.remove(session.getId());
 		discard(session.getId());
 		super.afterConnectionClosed(session, status);
+		if (session.getAttributes().get(LiveMemory.CONNECTION_ATTRIBUTE) instanceof LiveMemory.Connection connection) {
+			connection.close();
+		}
 	}
 
 	/** Closes one session, if it is open. */

@@ -31,6 +31,7 @@ import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.InvalidCursorException;
 import dev.dynamorelay.live.Change;
 import dev.dynamorelay.live.LiveConnections;
+import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.live.LiveQuery;
 import dev.dynamorelay.live.StreamPosition;
 import dev.dynamorelay.pagination.ConnectionQuery;
@@ -104,7 +105,7 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			.orElseThrow(() -> new InvalidCursorException("`after` is not an eventId this server issued: pass the "
 					+ "eventId of the last change received, or leave it out to start from now.")));
 		Flux<Change> changes = this.live.subscribe(new LiveQuery(subscription.name(), connection.definition(), query),
-				owner(scope), after);
+				owner(scope), after, outlet(environment));
 		if (expires.isPresent()) {
 			Duration left = Duration.between(Instant.now(), expires.get());
 			changes = changes.mergeWith(Mono.delay(left)
@@ -117,6 +118,15 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 				.localContext(scope.event(new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight,
 						this.fairShare)))
 				.build());
+	}
+
+	/**
+	 * Where the subscription's messages go: the connection its transport left in the execution's context
+	 * ({@link LiveOutlets}); an execution of the server's own has none, and counts what it hands on as written.
+	 */
+	private LiveMemory.Outlet outlet(DataFetchingEnvironment environment) {
+		LiveMemory.Outlet outlet = environment.getGraphQlContext().get(LiveMemory.Outlet.class);
+		return (outlet != null) ? outlet : new LiveMemory.Outlet(this.live.memory().detached(), "detached");
 	}
 
 	/**

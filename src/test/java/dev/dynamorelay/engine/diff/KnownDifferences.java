@@ -72,7 +72,25 @@ final class KnownDifferences {
 			new Known("CreateTable of a table that exists is refused with a message naming it (\"Table already exists: "
 					+ "name\", as DynamoDB words it); dynalite's message is empty",
 					(c) -> c.path().equals("message") && c.difference().reference().isEmpty()
-							&& c.difference().engine().startsWith("Table already exists: ")));
+							&& c.difference().engine().startsWith("Table already exists: ")),
+			new Known("ConditionalOperator OR matches an item that meets any of the conditions (API Reference, Query "
+					+ "and Scan, ConditionalOperator); dynalite stops at the first condition it does not meet",
+					(c) -> c.call().body().path("ConditionalOperator").asString("").equals("OR")
+							&& List.of("Query", "Scan").contains(c.call().operation())
+							&& (c.path().startsWith("Items") || c.path().equals("Count") || c.path().startsWith("ConsumedCapacity"))),
+			new Known("a Query of a local secondary index returns the attributes asked for that the index does not "
+					+ "project, fetched from the table (Developer Guide, \"Local secondary indexes\", attribute "
+					+ "projections: \"DynamoDB automatically fetches those attributes from the base table\"); dynalite "
+					+ "returns the projected ones alone",
+					(c) -> c.call().operation().equals("Query") && c.call().body().has("IndexName")
+							&& c.workload().local(c.call().body().get("TableName").asString(""), c.call().body().get("IndexName").asString(""))
+							&& (c.path().startsWith("Items[") && "null".equals(c.difference().reference())
+									|| c.path().startsWith("ConsumedCapacity"))),
+			new Known("attribute_type(path, BOOL) is true of an attribute whose value is false (Developer Guide, "
+					+ "\"Condition and filter expressions\", attribute_type: true if the attribute is of the type); "
+					+ "dynalite takes the value false for a missing attribute",
+					(c) -> c.call().body().toString().contains("attribute_type(")
+							&& c.call().body().toString().contains("{\"S\":\"BOOL\"}")));
 
 	private KnownDifferences() {
 	}

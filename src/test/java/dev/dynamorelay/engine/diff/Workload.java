@@ -142,7 +142,17 @@ final class Workload {
 		else {
 			call = createTable();
 		}
+		if (chance(0.12) && List.of("PutItem", "UpdateItem", "DeleteItem", "GetItem", "Query", "Scan").contains(call.operation())) {
+			call = legacy(call.operation());
+		}
 		return chance(0.2) ? spoil(call) : call;
+	}
+
+	/** Whether {@code index} of the table of that name is a local secondary index. */
+	boolean local(String name, String index) {
+		return this.tables.stream()
+			.filter((table) -> table.name().equals(name))
+			.anyMatch((table) -> table.lsis().stream().anyMatch((each) -> each.name().equals(index)));
 	}
 
 	/** Whether the table of that name has a secondary index (its writes consume index capacity too). */
@@ -514,6 +524,181 @@ final class Workload {
 		return new Call(continuation.call().target(), body, continuation.call().label() + ", continued");
 	}
 
+	// The legacy parameters (API Reference, "Legacy conditional parameters"): still served, as dynalite serves them
+
+	private Call legacy(String operation) {
+		Table table = table();
+		ObjectNode body = object("TableName", table.name());
+		switch (operation) {
+			case "GetItem" -> {
+				body.set("Key", knownOrNewKey(table));
+				body.set("AttributesToGet", attributesToGet(table));
+			}
+			case "PutItem" -> {
+				body.set("Item", item(table));
+				expected(body, table);
+				if (chance(0.4)) {
+					body.put("ReturnValues", "ALL_OLD");
+				}
+			}
+			case "DeleteItem" -> {
+				body.set("Key", knownOrNewKey(table));
+				expected(body, table);
+			}
+			case "UpdateItem" -> {
+				body.set("Key", knownOrNewKey(table));
+				ObjectNode updates = body.putObject("AttributeUpdates");
+				Set<String> touched = new LinkedHashSet<>();
+				for (int i = 0; i < 1 + this.random.nextInt(3); i++) {
+					String attribute = pick(nonKeyAttributes(table));
+					if (!touched.add(attribute)) {
+						continue;
+					}
+					String type = typeOf(attribute);
+					ObjectNode update = updates.putObject(attribute);
+					double pick = this.random.nextDouble();
+					if (pick < 0.55) {
+						update.put("Action", "PUT");
+						update.set("Value", attribute.equals("n") && type.equals("N") ? operand() : value(type, 2));
+					}
+					else if (pick < 0.7) {
+						update.put("Action", "DELETE");
+						if (List.of("SS", "NS", "BS").contains(type) && chance(0.5)) {
+							update.set("Value", set(type));
+						}
+					}
+					else {
+						update.put("Action", "ADD");
+						update.set("Value", List.of("SS", "NS").contains(type) ? set(type) : operand());
+					}
+				}
+				expected(body, table);
+				if (chance(0.5)) {
+					body.put("ReturnValues", pick(List.of("ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")));
+				}
+			}
+			case "Query" -> {
+				Index index = (!table.indexes().isEmpty() && chance(0.4)) ? pick(table.indexes()) : null;
+				Key hash = (index != null) ? index.hash() : table.hash();
+				Key range = (index != null) ? index.range() : table.range();
+				if (index != null) {
+					body.put("IndexName", index.name());
+				}
+				ObjectNode conditions = body.putObject("KeyConditions");
+				JsonNode hashValue = (!table.keys().isEmpty() && hash.name().equals("pk") && chance(0.8))
+						? pick(table.keys()).get("pk") : keyValue(hash.type());
+				conditions.set(hash.name(), legacyCondition("EQ", List.of(hashValue)));
+				if (range != null && chance(0.6)) {
+					String operator = pick(range.type().equals("N") ? List.of("EQ", "LT", "LE", "GT", "GE", "BETWEEN")
+							: List.of("EQ", "LT", "LE", "GT", "GE", "BETWEEN", "BEGINS_WITH"));
+					conditions.set(range.name(), legacyCondition(operator, operator.equals("BETWEEN")
+							? ordered(keyValue(range.type()), keyValue(range.type())) : List.of(keyValue(range.type()))));
+				}
+				if (chance(0.4)) {
+					body.set("QueryFilter", filters(table));
+					if (chance(0.5)) {
+						body.put("ConditionalOperator", pick(List.of("AND", "OR")));
+					}
+				}
+				if (chance(0.5)) {
+					body.put("Limit", 1 + this.random.nextInt(5));
+				}
+				if (chance(0.3)) {
+					body.put("ScanIndexForward", chance(0.5));
+				}
+			}
+			default -> {
+				body.set("ScanFilter", filters(table));
+				if (chance(0.5)) {
+					body.put("ConditionalOperator", pick(List.of("AND", "OR")));
+				}
+				if (chance(0.5)) {
+					body.put("Limit", 1 + this.random.nextInt(5));
+				}
+				if (chance(0.3)) {
+					body.set("AttributesToGet", attributesToGet(table));
+				}
+			}
+		}
+		capacityMaybe(body);
+		return new Call("DynamoDB_20120810." + operation, body, operation + " with legacy parameters");
+	}
+
+	private ArrayNode attributesToGet(Table table) {
+		ArrayNode names = NODES.arrayNode();
+		Set<String> chosen = new LinkedHashSet<>();
+		for (int i = 0; i < 1 + this.random.nextInt(3); i++) {
+			List<String> attributes = new ArrayList<>(nonKeyAttributes(table));
+			attributes.add("pk");
+			chosen.add(pick(attributes));
+		}
+		chosen.forEach(names::add);
+		return names;
+	}
+
+	/** Expected, with a ConditionalOperator when it names several attributes. */
+	private void expected(ObjectNode body, Table table) {
+		if (!chance(0.5)) {
+			return;
+		}
+		ObjectNode expected = body.putObject("Expected");
+		int count = 1 + this.random.nextInt(2);
+		for (int i = 0; i < count; i++) {
+			String attribute = pick(nonKeyAttributes(table));
+			double pick = this.random.nextDouble();
+			if (pick < 0.25) {
+				expected.putObject(attribute).put("Exists", false);
+			}
+			else if (pick < 0.4) {
+				String type = typeOf(attribute);
+				expected.putObject(attribute).set("Value", value(type.equals("BOOL") ? "TRUE" : type, 1));
+			}
+			else {
+				expected.set(attribute, legacyFilter(attribute));
+			}
+		}
+		if (expected.size() > 1 && chance(0.6)) {
+			// AND only: dynalite stops at the first false condition under OR, and the two would hold other items.
+			body.put("ConditionalOperator", "AND");
+		}
+	}
+
+	private ObjectNode filters(Table table) {
+		ObjectNode filters = NODES.objectNode();
+		for (int i = 0; i < 1 + this.random.nextInt(2); i++) {
+			String attribute = pick(nonKeyAttributes(table));
+			filters.set(attribute, legacyFilter(attribute));
+		}
+		return filters;
+	}
+
+	/** A condition on one attribute with a comparison operator and values it takes. */
+	private ObjectNode legacyFilter(String attribute) {
+		String type = typeOf(attribute);
+		String scalar = List.of("S", "N", "B").contains(type) ? type : "S";
+		String operator = pick(List.of("EQ", "NE", "LT", "LE", "GT", "GE", "NOT_NULL", "NULL", "CONTAINS", "NOT_CONTAINS",
+				"BEGINS_WITH", "IN", "BETWEEN"));
+		List<JsonNode> values = switch (operator) {
+			case "NOT_NULL", "NULL" -> List.of();
+			case "BETWEEN" -> ordered(value(scalar, 0), value(scalar, 0));
+			case "IN" -> List.of(value(scalar, 0), value(scalar, 0));
+			case "BEGINS_WITH" -> List.of(value(scalar.equals("N") ? "S" : scalar, 0));
+			case "EQ", "NE" -> List.of(value(type.equals("BOOL") ? "TRUE" : type, 1));
+			default -> List.of(value(scalar, 0));
+		};
+		return legacyCondition(operator, values);
+	}
+
+	private static ObjectNode legacyCondition(String operator, List<JsonNode> values) {
+		ObjectNode condition = NODES.objectNode();
+		condition.put("ComparisonOperator", operator);
+		if (!values.isEmpty()) {
+			ArrayNode list = condition.putArray("AttributeValueList");
+			values.forEach(list::add);
+		}
+		return condition;
+	}
+
 	// Batches
 
 	private Call batchWrite() {
@@ -785,8 +970,11 @@ final class Workload {
 		if (kind < 0.15) {
 			return (chance(0.5) ? "attribute_exists(" : "attribute_not_exists(") + path + ")";
 		}
+		// A condition's values: no false (dynalite matches no false in IN and its kin; writes on it would leave the
+		// two with other items).
+		String operandType = type.equals("BOOL") ? "TRUE" : type;
 		if (kind < 0.3) {
-			return path + " " + pick(List.of("=", "<>")) + " " + names.value(value(type, 1));
+			return path + " " + pick(List.of("=", "<>")) + " " + names.value(value(operandType, 1));
 		}
 		if (kind < 0.45) {
 			// An ordering needs a string, number or binary value: DynamoDB refuses another (dynalite does not).
@@ -799,7 +987,7 @@ final class Workload {
 			return path + " BETWEEN " + names.value(bounds.get(0)) + " AND " + names.value(bounds.get(1));
 		}
 		if (kind < 0.62) {
-			return path + " IN (" + names.value(value(type, 0)) + ", " + names.value(value(type, 0)) + ")";
+			return path + " IN (" + names.value(value(operandType, 0)) + ", " + names.value(value(operandType, 0)) + ")";
 		}
 		if (kind < 0.72) {
 			return "begins_with(" + path + ", " + names.value(value(chance(0.8) ? "S" : "B", 0)) + ")";
@@ -958,6 +1146,7 @@ final class Workload {
 			// that), and a condition on it would leave the two with different items.
 			case "B" -> NODES.objectNode().put("B", Base64.getEncoder().encodeToString(bytes(1)));
 			case "BOOL" -> NODES.objectNode().put("BOOL", chance(0.5));
+			case "TRUE" -> NODES.objectNode().put("BOOL", true);
 			case "NULL" -> NODES.objectNode().put("NULL", true);
 			case "SS", "NS", "BS" -> set(type);
 			case "L" -> list(depth);

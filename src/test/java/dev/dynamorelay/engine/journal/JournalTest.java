@@ -380,4 +380,69 @@ class JournalTest {
 		assertThat(temporary).doesNotExist();
 	}
 
+	/** Gives every journal file of the directory the magic number of format 01, the one before this engine's. */
+	private Map<Path, byte[]> asFormat01() throws IOException {
+		Map<Path, byte[]> files = new TreeMap<>();
+		try (var listed = Files.list(this.directory)) {
+			for (Path file : (Iterable<Path>) listed::iterator) {
+				String name = file.getFileName().toString();
+				if (name.endsWith(".log") || name.endsWith(".snap")) {
+					byte[] bytes = Files.readAllBytes(file);
+					assertThat(new String(bytes, 0, 8, java.nio.charset.StandardCharsets.US_ASCII)).endsWith("02");
+					bytes[6] = '0';
+					bytes[7] = '1';
+					Files.write(file, bytes);
+					files.put(file, bytes);
+				}
+			}
+		}
+		return files;
+	}
+
+	private Map<Path, byte[]> journalFiles() throws IOException {
+		Map<Path, byte[]> files = new TreeMap<>();
+		try (var listed = Files.list(this.directory)) {
+			for (Path file : (Iterable<Path>) listed::iterator) {
+				String name = file.getFileName().toString();
+				if (name.endsWith(".log") || name.endsWith(".snap")) {
+					files.put(file, Files.readAllBytes(file));
+				}
+			}
+		}
+		return files;
+	}
+
+	@Test
+	void aDirectoryOfTheFormerFormatIsRefusedAndLeftAsItIs() throws IOException {
+		Engine engine = new Engine();
+		engine.store.describe(table("Orders", StreamViewType.NEW_IMAGE));
+		engine.store.write("Orders", "a", item("a", "v"));
+		engine.journal.snapshot().join();
+		engine.store.write("Orders", "b", item("b", "v"));
+		engine.journal.close();
+		Map<Path, byte[]> former = asFormat01();
+		Path snapshot = Journal.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap")).lastEntry().getValue();
+
+		assertThatThrownBy(Engine::new).isInstanceOf(JournalFormatException.class)
+			.hasMessage("The journal in " + this.directory + " was written in format 01 (" + snapshot.getFileName()
+					+ "); this engine reads format 02 only, and converts no other. Move " + this.directory
+					+ " aside (or delete it) to start anew.");
+		assertThat(journalFiles()).containsOnlyKeys(former.keySet());
+		former.forEach((file, bytes) -> assertThat(file).hasBinaryContent(bytes));
+	}
+
+	@Test
+	void aNewestLogOfTheFormerFormatIsNotTakenForAHeaderACrashCutShort() throws IOException {
+		Engine engine = new Engine();
+		engine.store.describe(table("Orders", null));
+		engine.store.write("Orders", "a", item("a", "v"));
+		engine.journal.close();
+		Path log = newestLog();
+		Map<Path, byte[]> former = asFormat01();
+
+		assertThatThrownBy(Engine::new).isInstanceOf(JournalFormatException.class)
+			.hasMessageContaining("was written in format 01 (" + log.getFileName() + "); this engine reads format 02");
+		assertThat(log).hasBinaryContent(former.get(log));
+	}
+
 }

@@ -255,6 +255,15 @@ class TableLifecycleTest {
 		TableDescription updated = describe("billed");
 		assertThat(updated.tableStatusAsString()).isEqualTo("ACTIVE");
 		assertThat(updated.globalSecondaryIndexes().get(0).indexStatusAsString()).isEqualTo("ACTIVE");
+		TableDescription back = this.database.updateTable(UpdateTableRequest.builder().tableName("billed")
+			.billingMode(BillingMode.PROVISIONED).provisionedThroughput(throughput(4, 3))
+			.globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+				.update(software.amazon.awssdk.services.dynamodb.model.UpdateGlobalSecondaryIndexAction.builder().indexName("byColour")
+					.provisionedThroughput(throughput(2, 2)).build()).build())
+			.build()).tableDescription();
+		assertThat(back.tableStatusAsString()).isEqualTo("UPDATING");
+		assertThat(back.provisionedThroughput().readCapacityUnits()).isEqualTo(4);
+		assertThat(describe("billed").tableStatusAsString()).isEqualTo("ACTIVE");
 	}
 
 	@Test

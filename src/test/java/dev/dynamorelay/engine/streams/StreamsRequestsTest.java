@@ -84,7 +84,7 @@ class StreamsRequestsTest {
 			.streamArn(this.arn)
 			.shardFilter((filter) -> filter.type("CHILD_SHARDS"))
 			.build()), "A ShardFilter of type CHILD_SHARDS needs a ShardId");
-		// Real DynamoDB answers a malformed ARN with a ValidationException (DynamoDB Local with ResourceNotFound).
+		// DynamoDB answers a malformed ARN with a ValidationException.
 		invalid(() -> this.streams.describeStream(
 				DescribeStreamRequest.builder().streamArn("sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf").build()),
 				"Invalid StreamArn");

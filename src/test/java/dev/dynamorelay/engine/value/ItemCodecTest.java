@@ -10,6 +10,7 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ItemCodecTest {
 
@@ -67,6 +68,67 @@ class ItemCodecTest {
 		assertThat(ItemCodec.decode(bytes)).isEqualTo(item);
 		// names and values, a tag and a length or two an attribute
 		assertThat((long) bytes.length).isLessThan(ItemSize.of(item) + 300 * 4 + 8);
+	}
+
+	@Test
+	void writesAttributesWithoutTheStoredSizesAndReadsThemBackInOrder() {
+		Map<String, AttributeValue> key = new LinkedHashMap<>();
+		key.put("pk", AttributeValue.fromS("ü"));
+		key.put("sk", AttributeValue.fromN("-1.5"));
+		Map<String, AttributeValue> image = new LinkedHashMap<>(key);
+		image.put("l", AttributeValue.fromL(List.of(AttributeValue.fromM(Map.of("x", AttributeValue.fromBs(List.of(SdkBytes.fromUtf8String("b"))))))));
+		ByteSink out = new ByteSink(16);
+		out.write(7);
+		ItemCodec.writeAttributes(out, key);
+		ItemCodec.writeAttributes(out, image);
+		ItemCodec.writeAttributes(out, Map.of());
+
+		ByteSource in = new ByteSource(out.toByteArray());
+		assertThat(in.readByte()).isEqualTo(7);
+		assertThat(ItemCodec.readAttributes(in)).containsExactlyEntriesOf(key);
+		assertThat(ItemCodec.readAttributes(in)).containsExactlyEntriesOf(image);
+		assertThat(ItemCodec.readAttributes(in)).isEmpty();
+		assertThat(in.atEnd()).isTrue();
+		// the stored form is the same attributes after its two sizes
+		byte[] stored = ItemCodec.encode(image, null);
+		ByteSource afterSizes = new ByteSource(stored);
+		afterSizes.readVarint();
+		afterSizes.readVarint();
+		assertThat(ItemCodec.readAttributes(afterSizes)).isEqualTo(image);
+	}
+
+	@Test
+	void refusesBytesCutShortInsteadOfReadingPastThem() {
+		ByteSink out = new ByteSink(16);
+		ItemCodec.writeAttributes(out, Map.of("name", AttributeValue.fromS("a long enough value")));
+		byte[] bytes = out.toByteArray();
+
+		for (int length = 0; length < bytes.length; length++) {
+			ByteSource cut = new ByteSource(bytes, 0, length);
+			assertThatThrownBy(() -> ItemCodec.readAttributes(cut)).isInstanceOf(IllegalArgumentException.class);
+		}
+		assertThatThrownBy(() -> ItemCodec.readAttributes(new ByteSource(new byte[] { 1, 1, 'a', 99 })))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessage("not an item's bytes: tag 99 at 3");
+	}
+
+	@Test
+	void sinkAndSourceAgreeOnLongsVarintsStringsAndArrays() {
+		ByteSink out = new ByteSink(1);
+		out.writeLong(-2);
+		out.writeVarLong(Long.MAX_VALUE);
+		out.writeVarLong(300);
+		out.writeString("shardId-😀");
+		out.writeByteArray(new byte[] { 0, -1 });
+
+		ByteSource in = new ByteSource(out.toByteArray());
+		assertThat(in.readLong()).isEqualTo(-2);
+		assertThat(in.readVarLong()).isEqualTo(Long.MAX_VALUE);
+		assertThat(in.readVarint()).isEqualTo(300);
+		assertThat(in.readString()).isEqualTo("shardId-😀");
+		assertThat(in.readByteArray()).containsExactly(0, -1);
+		assertThat(in.atEnd()).isTrue();
+		assertThatThrownBy(in::readByte).isInstanceOf(IllegalArgumentException.class);
 	}
 
 }

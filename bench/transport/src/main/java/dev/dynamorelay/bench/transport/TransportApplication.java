@@ -28,7 +28,10 @@ import reactor.core.publisher.Mono;
 @SpringBootApplication
 public class TransportApplication {
 
-	/** How long each of a page's two DynamoDB calls takes on DynamoDB Local here (a Query of 21 items: 1-1.5 ms). */
+	/**
+	 * How long each of a page's two DynamoDB calls takes, simulated: what DynamoDB Local took here when this section
+	 * was written (a Query of 21 items: 1-1.5 ms).
+	 */
 	static final long DYNAMODB_MICROS = 1_200;
 
 	public static void main(String[] args) {
