@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.value.ValueChecks;
 
 /**
  * The expressions of one request: its ExpressionAttributeNames and ExpressionAttributeValues, checked when made,
@@ -98,11 +99,11 @@ public final class Expressions {
 			}
 			checked = new LinkedHashMap<>();
 			for (Map.Entry<String, AttributeValue> entry : values.entrySet()) {
-				String problem = ValueRules.problem(entry.getValue());
+				String problem = ValueChecks.problem(entry.getValue());
 				if (problem != null) {
 					throw AwsError.validation("ExpressionAttributeValues contains invalid value: " + problem + " for key " + entry.getKey());
 				}
-				checked.put(entry.getKey(), ValueRules.normalize(entry.getValue()));
+				checked.put(entry.getKey(), ValueChecks.normalize(entry.getValue()));
 			}
 		}
 		return new Expressions(names, checked);

@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalOperator;
 import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
 
 import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.value.ValueChecks;
 
 /**
  * The legacy parameters (Expected, AttributeUpdates, KeyConditions, QueryFilter, ScanFilter, AttributesToGet with
@@ -64,7 +65,7 @@ public final class Legacy {
 							+ operator + " for Attribute: " + name);
 				}
 				List<AttributeValue> values = hasList ? checked(condition.attributeValueList())
-						: (value != null) ? List.of(ValueRules.check(value)) : List.of();
+						: (value != null) ? List.of(ValueChecks.check(value)) : List.of();
 				if (!LegacyConditions.countFits(operator, values.size())) {
 					throw AwsError.validation(INVALID + "Invalid number of argument(s) for the " + operator + " ComparisonOperator");
 				}
@@ -95,7 +96,7 @@ public final class Legacy {
 				if (!mustExist && value != null) {
 					throw AwsError.validation(INVALID + "Value cannot be used when Exists is false for Attribute: " + name);
 				}
-				conditions.add(mustExist ? convert(name, "EQ", List.of(ValueRules.check(value)))
+				conditions.add(mustExist ? convert(name, "EQ", List.of(ValueChecks.check(value)))
 						: new Condition.AttributeNotExists(Path.of(name)));
 			}
 		}
@@ -156,7 +157,7 @@ public final class Legacy {
 		List<Update.Action> actions = new ArrayList<>();
 		for (Map.Entry<String, AttributeValueUpdate> entry : updates.entrySet()) {
 			AttributeValueUpdate update = entry.getValue();
-			AttributeValue value = (update.value() != null) ? ValueRules.check(update.value()) : null;
+			AttributeValue value = (update.value() != null) ? ValueChecks.check(update.value()) : null;
 			String action = (update.actionAsString() != null) ? update.actionAsString() : "PUT";
 			if (update.actionAsString() != null && update.action() == AttributeAction.UNKNOWN_TO_SDK_VERSION) {
 				throw AwsError.validation("1 validation error detected: Value '" + update.actionAsString() + "' at 'attributeUpdates."
@@ -234,7 +235,7 @@ public final class Legacy {
 	private static List<AttributeValue> checked(List<AttributeValue> values) {
 		List<AttributeValue> checked = new ArrayList<>();
 		for (AttributeValue value : values) {
-			checked.add(ValueRules.check(value));
+			checked.add(ValueChecks.check(value));
 		}
 		return checked;
 	}

@@ -248,6 +248,18 @@ public final class ValueChecks {
 	}
 
 	/**
+	 * {@code value} checked and normalized.
+	 * @throws AwsError a {@code ValidationException} with DynamoDB's message for the first problem found
+	 */
+	public static AttributeValue check(AttributeValue value) {
+		String message = problem(value);
+		if (message != null) {
+			throw AwsError.validation(message);
+		}
+		return normalize(value);
+	}
+
+	/**
 	 * The item (or key) with every value checked and normalized.
 	 * @throws AwsError a {@code ValidationException} with DynamoDB's message for the first invalid value
 	 */
