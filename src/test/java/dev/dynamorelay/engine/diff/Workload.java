@@ -957,7 +957,10 @@ final class Workload {
 			return "(" + condition(table, names, depth - 1) + (chance(0.5) ? " AND " : " OR ") + condition(table, names, depth - 1) + ")";
 		}
 		if (depth > 0 && pick < 0.25) {
-			return "NOT " + condition(table, names, depth - 1);
+			// NOT NOT c is a condition in DynamoDB's grammar, not in dynalite's: a write that one side refuses would
+			// leave the two with other items, so a NOT under a NOT is put in parentheses.
+			String negated = condition(table, names, depth - 1);
+			return negated.startsWith("NOT ") ? "NOT (" + negated + ")" : "NOT " + negated;
 		}
 		List<String> attributes = new ArrayList<>(nonKeyAttributes(table));
 		if (chance(0.1)) {
