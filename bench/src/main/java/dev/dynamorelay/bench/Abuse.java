@@ -139,7 +139,7 @@ final class Abuse {
 				(answer) -> answer.equals("400 INVALID_ARGUMENT") || answer.startsWith("405 INVALID_ARGUMENT Allow: GET, ")),
 
 		PUBLIC_ACTUATOR("anonymous /actuator/health, /actuator/health/liveness, /actuator/prometheus on the public port",
-				(answer) -> answer.equals("404"));
+				(answer) -> answer.equals("404 NOT_FOUND"));
 
 		final String description;
 
@@ -1162,7 +1162,7 @@ final class Abuse {
 				case FORGED_IDS -> "200 INVALID_ARGUMENT before any read";
 				case URLS -> "400 INVALID_ARGUMENT";
 				case TYPES -> "400 INVALID_ARGUMENT; 405 with the path's Allow";
-				case PUBLIC_ACTUATOR -> "404";
+				case PUBLIC_ACTUATOR -> "404 NOT_FOUND";
 			};
 			boolean met = expected;
 			if (kind == Kind.SLOW) {
