@@ -50,4 +50,15 @@ class ExpressionsTest {
 				"Invalid FilterExpression: Syntax error; token: \"are\", near: \"things are not\"");
 	}
 
+	@Test
+	void aNotUnderANotIsACondition() {
+		// DynamoDB's grammar, condition ::= NOT condition, takes NOT NOT c; dynalite's refuses it.
+		Expressions expressions = Expressions.of(null, map(":v", n("1")));
+		Condition twice = expressions.condition("NOT NOT a = :v");
+		assertThat(twice.test(map("a", n("1")))).isTrue();
+		assertThat(twice.test(map("a", n("2")))).isFalse();
+		assertThat(expressions.filter("NOT NOT NOT attribute_exists(a)").test(map("b", s("x")))).isTrue();
+		assertThat(expressions.filter("NOT NOT NOT attribute_exists(a)").test(map("a", s("x")))).isFalse();
+	}
+
 }
