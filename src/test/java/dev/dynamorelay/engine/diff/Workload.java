@@ -805,8 +805,8 @@ final class Workload {
 				return "an item with a number DynamoDB cannot hold";
 			});
 			ways.add(() -> {
-				((ObjectNode) body.get("Item")).set("bad", pick(List.of(NODES.objectNode().putArray("SS").add("a").add("a"),
-						NODES.objectNode().putArray("NS"), NODES.objectNode().put("NULL", false),
+				((ObjectNode) body.get("Item")).set("bad", pick(List.of(NODES.objectNode().set("SS", NODES.arrayNode().add("a").add("a")),
+						NODES.objectNode().set("NS", NODES.arrayNode()), NODES.objectNode().put("NULL", false),
 						NODES.objectNode().put("S", "a").put("N", "1"), NODES.objectNode())));
 				return "an item with an attribute value DynamoDB refuses";
 			});
