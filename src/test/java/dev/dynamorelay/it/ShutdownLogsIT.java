@@ -37,18 +37,18 @@ class ShutdownLogsIT {
 	@Test
 	void aServerStoppingWithServerSentEventsWhoseClientsHaveGoneLogsNoError() throws Exception {
 		Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-		Logger recycled = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.SseClientGone");
+		Logger clientGone = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.SseClientGone");
 		ListAppender<ILoggingEvent> logged = new ListAppender<>();
 		// A keep-alive every 5 s (15 s by default) and a graceful shutdown of 2 s (20 s): the same course, sooner.
 		ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class).run(
 				"--server.port=0", "--dynamo-relay.sample-data.enabled=false", "--dynamo-relay.dynamodb.timeout=20s",
 				"--spring.graphql.http.sse.keep-alive=5s", "--spring.lifecycle.timeout-per-shutdown-phase=2s");
-		Level level = recycled.getLevel();
+		Level level = clientGone.getLevel();
 		try {
 			// Once the start has configured logging (it resets Logback's appenders).
 			logged.start();
 			root.addAppender(logged);
-			recycled.setLevel(Level.DEBUG);
+			clientGone.setLevel(Level.DEBUG);
 			int port = ((WebServerApplicationContext) server).getWebServer().getPort();
 			List<Socket> gone = new ArrayList<>();
 			for (int i = 0; i < STREAMS; i++) {
@@ -71,15 +71,15 @@ class ShutdownLogsIT {
 			server.close();
 			// The streams write their keep-alives on after the server stopped, to the recycled responses.
 			Predicate<ILoggingEvent> error = (event) -> event.getLevel() == Level.ERROR;
-			Predicate<ILoggingEvent> told = (event) -> event.getLoggerName().equals(recycled.getName());
+			Predicate<ILoggingEvent> told = (event) -> event.getLoggerName().equals(clientGone.getName());
 			await(() -> count(logged, error) > 0 || count(logged, told) >= STREAMS, Duration.ofSeconds(60));
 			assertThat(List.copyOf(logged.list)).as("ERROR lines").noneMatch(error);
-			assertThat(count(logged, told)).as("streams that met their recycled response").isPositive();
+			assertThat(count(logged, told)).as("streams ended as a client gone (SseClientGone's DEBUG line)").isPositive();
 		}
 		finally {
 			server.close();
 			root.detachAppender(logged);
-			recycled.setLevel(level);
+			clientGone.setLevel(level);
 		}
 	}
 

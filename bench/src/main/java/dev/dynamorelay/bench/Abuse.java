@@ -252,7 +252,7 @@ final class Abuse {
 		boolean detailed = health.status == 200 && details.contains("\"dynamoDb\"") && details.contains("\"details\"");
 		this.bench.row("abuse: the production set-up: /actuator/health on the management port",
 				"%d%s".formatted(health.status, detailed ? ", with DynamoDB's details" : ", no details"), "-", "-",
-				"200 with details (the public port: 404, below)", detailed);
+				"200 with details (the public port: 404 NOT_FOUND, below)", detailed);
 		// What the server holds for its connections (Tomcat keeps up to 200 processors with their buffers) and
 		// its operation names (up to 100, with their timers) fills within seconds of the first attacks and stays:
 		// read before them, and again after a first round of them, so that start and end compare what a server

@@ -65,6 +65,10 @@ final class BenchDynamoDb implements AutoCloseable {
 			process.destroyForcibly();
 			throw new IllegalStateException("the engine did not listen within 60 s; see " + log);
 		}
+		catch (Exception ex) {
+			process.destroyForcibly();
+			throw ex;
+		}
 		Matcher listening = LISTENING.matcher(String.valueOf(line));
 		if (!listening.matches()) {
 			process.destroyForcibly();

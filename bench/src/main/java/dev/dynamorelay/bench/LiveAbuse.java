@@ -194,10 +194,14 @@ final class LiveAbuse {
 
 	void stop(Running running) throws Exception {
 		this.attacking = false;
-		for (Future<?> each : running.running()) {
-			each.get(CATCH_UP.toSeconds() + 60, TimeUnit.SECONDS);
+		try {
+			for (Future<?> each : running.running()) {
+				each.get(CATCH_UP.toSeconds() + 60, TimeUnit.SECONDS);
+			}
 		}
-		running.threads().shutdownNow();
+		finally {
+			running.threads().shutdownNow();
+		}
 		if (this.windowStart != 0 && this.windowSeconds == 0) {
 			this.windowSeconds = (System.nanoTime() - this.windowStart) / 1e9;
 			this.windowReads[0] += Math.max(0, gauge("dynamorelay_live_replay_reads_total"));
@@ -416,7 +420,7 @@ final class LiveAbuse {
 						this.purchasesFailed.get()),
 				"-", "server alive: %s; most bytes held for subscribers %s (bound %s)".formatted(alive ? "yes" : "NO",
 						Benchmark.mb(held), Benchmark.mb(BOUND)),
-				"server alive; held <= bound; every purchase answered", alive && held <= BOUND
+				"server alive; held <= bound; every purchase answered", alive && held >= 0 && held <= BOUND
 						&& this.purchasesFailed.get() == 0);
 		reportResumes("beside the other attacks", this.windowSeconds, "stream read again: %,.0f GetRecords, %,.0f records"
 			.formatted(this.windowReads[0], this.windowReads[1]));
