@@ -139,9 +139,11 @@ class FaultsTest {
 			Throwable thrown = catchThrowable(() -> client.getItem(get()).join());
 			Duration took = Duration.ofNanos(System.nanoTime() - start);
 			assertThat(thrown).isInstanceOf(CompletionException.class);
-			// The async client reports the attempt's timeout inside an SdkClientException.
+			// The async client reports the attempt's timeout inside an SdkClientException, or, when the timeout's
+			// cancel reaches the Netty client's channel first, as that channel's "Request cancelled" (seen once in CI).
 			assertThat(causes(thrown)).anyMatch((cause) -> cause instanceof ApiCallAttemptTimeoutException
-					|| cause instanceof ApiCallTimeoutException);
+					|| cause instanceof ApiCallTimeoutException
+					|| (cause instanceof java.io.IOException && "Request cancelled".equals(cause.getMessage())));
 			assertThat(((SdkException) thrown.getCause()).numAttempts()).isEqualTo(2);
 			// Within the client's own bound, not hung.
 			assertThat(took).isLessThan(Duration.ofSeconds(2));
