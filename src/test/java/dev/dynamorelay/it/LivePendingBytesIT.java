@@ -150,8 +150,17 @@ class LivePendingBytesIT extends IntegrationTest {
 				JsonNode extensions = end.getValue().path("extensions");
 				assertThat(extensions.path("code").asString()).as(end.getValue().toString()).isEqualTo("UNAVAILABLE");
 				String after = extensions.path("after").asString();
-				assertThat(StreamPosition.of(after)).as("a resumable end: %s", end.getValue()).isPresent();
 				List<String> got = received.getOrDefault(end.getKey(), List.of());
+				if (after.isEmpty()) {
+					// Subscribed while its shard had delivered nothing yet, and ended before anything was written to
+					// it: there is no eventId before its first change (sequence 0 is none), so its end says to refetch
+					// the connection and subscribe without `after`, which misses nothing. Only such a subscription may
+					// get it (a clean clone's run saw it once, the drain racing the end).
+					assertThat(got).as("%s ended without `after` having received changes", end.getKey()).isEmpty();
+					assertThat(end.getValue().path("message").asString()).contains("refetch the connection");
+					continue;
+				}
+				assertThat(StreamPosition.of(after)).as("a resumable end: %s", end.getValue()).isPresent();
 				if (!got.contains(after)) {
 					// Before its first change received: resuming there misses nothing it did not receive.
 					assertThat(got.isEmpty() || sequence(after).compareTo(sequence(got.get(0))) < 0)
