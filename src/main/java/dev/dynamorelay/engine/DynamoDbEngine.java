@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.slf4j.LoggerFactory;
 
+import dev.dynamorelay.engine.action.Action;
 import dev.dynamorelay.engine.journal.DatabaseJournal;
 import dev.dynamorelay.engine.journal.Journal;
 import dev.dynamorelay.engine.journal.JournalOptions;

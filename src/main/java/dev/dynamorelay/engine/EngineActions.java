@@ -3,6 +3,7 @@ package dev.dynamorelay.engine;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.dynamorelay.engine.action.Action;
 import dev.dynamorelay.engine.store.Database;
 import dev.dynamorelay.engine.store.StoreActions;
 import dev.dynamorelay.engine.streams.Streams;

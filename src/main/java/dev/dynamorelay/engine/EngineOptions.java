@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.dynamorelay.engine.action.Action;
+import dev.dynamorelay.engine.action.RequestContext;
 import dev.dynamorelay.engine.streams.StreamsOptions;
 import dev.dynamorelay.engine.wire.Fault;
 

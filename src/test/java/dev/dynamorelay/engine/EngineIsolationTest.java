@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The DynamoDB engine is a room of its own: it imports nothing else of the project, and no Spring, so that it
@@ -35,6 +36,22 @@ class EngineIsolationTest {
 			.dependOnClassesThat()
 			.resideInAPackage("org.springframework..")
 			.check(MAIN);
+	}
+
+	/** The assembly (DynamoDbEngine, EngineMain) uses the engine's packages, never the other way round. */
+	@Test
+	void itsPackagesDoNotUseTheAssembly() {
+		noClasses().that()
+			.resideInAPackage("dev.dynamorelay.engine.*..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.dynamorelay.engine")
+			.check(MAIN);
+	}
+
+	@Test
+	void itsPackagesImportEachOtherOneWay() {
+		slices().matching("dev.dynamorelay.engine.(*)..").should().beFreeOfCycles().check(MAIN);
 	}
 
 }

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.ValueChecks;
 
 /**

@@ -9,7 +9,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.Values;
 
 /**

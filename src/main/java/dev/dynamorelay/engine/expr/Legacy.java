@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.ComparisonOperator;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalOperator;
 import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.ValueChecks;
 
 /**

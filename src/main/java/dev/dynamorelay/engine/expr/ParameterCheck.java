@@ -3,7 +3,7 @@ package dev.dynamorelay.engine.expr;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * DynamoDB's refusal to mix expression parameters with the legacy parameters they replace, and of placeholders

@@ -9,7 +9,7 @@ import java.util.Set;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.Values;
 
 /**

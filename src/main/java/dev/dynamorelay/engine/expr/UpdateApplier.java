@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.Numbers;
 import dev.dynamorelay.engine.value.Values;
 

@@ -29,7 +29,7 @@
  * "One or more parameter values were invalid: Cannot update attribute a. This attribute is part of the key",
  * "One or more parameter values were invalid: Type mismatch for Index Key c Expected: S Actual: N IndexName: i".</li>
  * </ol>
- * Every refusal is an {@link dev.dynamorelay.engine.AwsError} {@code ValidationException} with DynamoDB's message.
+ * Every refusal is an {@link dev.dynamorelay.engine.action.AwsError} {@code ValidationException} with DynamoDB's message.
  *
  * <h2>The trees</h2>
  * {@link dev.dynamorelay.engine.expr.Condition} (sealed: And, Or, Not, Compare, Between, In, AttributeExists,

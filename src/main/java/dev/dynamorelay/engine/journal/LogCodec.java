@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.utils.builder.SdkBuilder;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.store.ItemChange;
 import dev.dynamorelay.engine.value.ByteSink;
 import dev.dynamorelay.engine.value.ByteSource;

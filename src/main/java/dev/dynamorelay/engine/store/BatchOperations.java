@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.ItemCollectionMetrics;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.ItemCodec;
 import dev.dynamorelay.engine.value.ItemSize;
 import dev.dynamorelay.engine.value.ValueChecks;

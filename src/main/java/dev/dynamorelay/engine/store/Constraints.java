@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * DynamoDB's checks of a request's members against its model's constraints, gathered as DynamoDB gathers

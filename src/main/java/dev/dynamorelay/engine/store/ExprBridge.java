@@ -12,7 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.expr.Expressions;
 import dev.dynamorelay.engine.expr.KeyCondition;
 import dev.dynamorelay.engine.expr.Legacy;

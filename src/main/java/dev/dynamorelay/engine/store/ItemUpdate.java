@@ -10,7 +10,7 @@ interface ItemUpdate {
 
 	/**
 	 * The item after the update; {@code item} is the stored item, or the key alone when there is none.
-	 * @throws dev.dynamorelay.engine.AwsError DynamoDB's errors of an update that cannot apply to this item
+	 * @throws dev.dynamorelay.engine.action.AwsError DynamoDB's errors of an update that cannot apply to this item
 	 */
 	Map<String, AttributeValue> apply(Map<String, AttributeValue> item);
 

@@ -4,7 +4,7 @@ import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.ByteSink;
 import dev.dynamorelay.engine.value.ItemSize;
 import dev.dynamorelay.engine.value.KeyBytes;

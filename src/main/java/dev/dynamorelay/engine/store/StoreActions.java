@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
-import dev.dynamorelay.engine.Action;
+import dev.dynamorelay.engine.action.Action;
 
 /** The store's operations as the engine's registry takes them: one line each, its target, its request, its method. */
 public final class StoreActions {

@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.TagResourceResponse;
 import software.amazon.awssdk.services.dynamodb.model.UntagResourceRequest;
 import software.amazon.awssdk.services.dynamodb.model.UntagResourceResponse;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * TagResource, UntagResource and ListTagsOfResource on tables, with the checks and messages dynalite's tests

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveSpecification;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.value.ItemCodec;
 
 /**

@@ -3,7 +3,7 @@ package dev.dynamorelay.engine.streams;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * The checks the DynamoDB Streams API Reference gives each request member (required, length, range, enumerated

@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import dev.dynamorelay.engine.store.CommitListener;
 import dev.dynamorelay.engine.store.ItemChange;
 import dev.dynamorelay.engine.value.ByteSink;

@@ -6,7 +6,7 @@ import java.math.MathContext;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * DynamoDB's numbers: up to 38 significant digits, magnitudes from 1E-130 to below 1E+126 (and zero), held

@@ -12,7 +12,7 @@ import java.util.Set;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 /**
  * What DynamoDB accepts as an attribute value, with its messages: exactly one data type set, numbers DynamoDB

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;

@@ -3,7 +3,7 @@ package dev.dynamorelay.engine.wire;
 import java.io.OutputStream;
 import java.util.List;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;

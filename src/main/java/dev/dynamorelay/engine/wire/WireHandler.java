@@ -9,9 +9,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
-import dev.dynamorelay.engine.Action;
-import dev.dynamorelay.engine.AwsError;
-import dev.dynamorelay.engine.RequestContext;
+import dev.dynamorelay.engine.action.Action;
+import dev.dynamorelay.engine.action.AwsError;
+import dev.dynamorelay.engine.action.RequestContext;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;

@@ -264,7 +264,7 @@ class CreateTableTest {
 			assertThat(other.createTable(valid().build()).tableDescription().tableArn()).isEqualTo("arn:aws:dynamodb:eu-west-3:000000000000:table/abc");
 		}
 		// whatever region a call is signed for
-		String arn = dev.dynamorelay.engine.RequestContext.call("ap-south-1",
+		String arn = dev.dynamorelay.engine.action.RequestContext.call("ap-south-1",
 				() -> this.database.createTable(valid().tableName("signed").build()).tableDescription().tableArn());
 		assertThat(arn).isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/signed");
 	}

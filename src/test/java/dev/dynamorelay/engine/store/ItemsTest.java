@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 import static dev.dynamorelay.engine.store.Fixtures.assertError;
 import static dev.dynamorelay.engine.store.Fixtures.assertValidation;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
 
-import dev.dynamorelay.engine.Action;
+import dev.dynamorelay.engine.action.Action;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

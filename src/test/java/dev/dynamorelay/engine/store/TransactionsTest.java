@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 import static dev.dynamorelay.engine.store.Fixtures.assertError;
 import static dev.dynamorelay.engine.store.Fixtures.assertValidation;

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 import static dev.dynamorelay.engine.streams.StreamsFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
-import dev.dynamorelay.engine.AwsError;
+import dev.dynamorelay.engine.action.AwsError;
 
 import static dev.dynamorelay.engine.streams.StreamsFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;

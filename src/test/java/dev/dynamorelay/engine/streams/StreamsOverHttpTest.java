@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-import dev.dynamorelay.engine.Action;
+import dev.dynamorelay.engine.action.Action;
 import dev.dynamorelay.engine.DynamoDbEngine;
 import dev.dynamorelay.engine.EngineOptions;
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.dynamorelay.engine.Action;
+import dev.dynamorelay.engine.action.Action;
 import dev.dynamorelay.engine.DynamoDbEngine;
 import dev.dynamorelay.engine.EngineOptions;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsRequest;

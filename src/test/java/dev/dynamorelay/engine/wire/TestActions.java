@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.dynamorelay.engine.Action;
-import dev.dynamorelay.engine.AwsError;
-import dev.dynamorelay.engine.RequestContext;
+import dev.dynamorelay.engine.action.Action;
+import dev.dynamorelay.engine.action.AwsError;
+import dev.dynamorelay.engine.action.RequestContext;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingModeSummary;

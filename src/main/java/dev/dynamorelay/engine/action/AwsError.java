@@ -1,4 +1,4 @@
-package dev.dynamorelay.engine;
+package dev.dynamorelay.engine.action;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.dynamorelay.engine;
+package dev.dynamorelay.engine.action;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
