@@ -2,7 +2,6 @@ package dev.dynamorelay;
 
 import java.util.Arrays;
 
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -27,7 +26,6 @@ public class DynamoRelayApplication {
 		WebSocketBuffers.setTomcatDefault();
 		try {
 			SpringApplication.run(DynamoRelayApplication.class, args);
-			adviseJava25();
 		}
 		catch (SpringApplication.AbandonedRunException abandoned) {
 			// Spring's own tools (AOT processing, test slices) stop the run on purpose after the context is made.
@@ -37,20 +35,6 @@ public class DynamoRelayApplication {
 			// Spring Boot has already reported why: status 1, without the failure printed again, and no thread a
 			// library left running keeps the JVM alive after the failed start.
 			System.exit(1);
-		}
-	}
-
-	/**
-	 * One line when the server runs on a Java older than 25, which it supports but serves slower on: only Java
-	 * 25 takes the AOT cache that halves the start and doubles a new process's first 30 s of pages (bench/README.md,
-	 * "Start-up and the runtime levers").
-	 */
-	static void adviseJava25() {
-		if (Runtime.version().feature() < 25) {
-			LoggerFactory.getLogger(DynamoRelayApplication.class).warn("Running on Java {}: dynamo-relay runs on Java 17 "
-					+ "and later, but on Java 25 an AOT cache halves its start and doubles what a new process serves in its "
-					+ "first seconds (`java -jar dynamo-relay.jar aot-cache`; docs/deploying.md, \"Java 25\").",
-					Runtime.version());
 		}
 	}
 

@@ -39,6 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.DeclarationException.Problem;
@@ -69,13 +70,20 @@ public class AccessConfiguration {
 
 	@Bean
 	Access access(AccessRules rules, DeclaredTables tables, ObjectProvider<JwtDecoder> decoder,
-			Environment environment) {
+			Environment environment, DynamoDbProperties dynamoDb) {
 		Declarations declarations = tables.declarations();
 		boolean enforced = decoder.getIfAvailable() != null;
 		if (!enforced) {
-			logger.warn("No JWT key is configured (spring.security.oauth2.resourceserver.jwt.*): the schema's @auth "
-					+ "rules are not checked and every field is open to anyone. Configure a key before exposing this "
-					+ "server.");
+			// A WARN against a DynamoDB of one's own, whose data it opens to anyone; an INFO on the embedded engine,
+			// a trial whose data lives and dies with the process.
+			String message = "No JWT key is configured (spring.security.oauth2.resourceserver.jwt.*): the schema's @auth "
+					+ "rules are not checked and every field is open to anyone. Configure a key before exposing this server.";
+			if (dynamoDb.embedded()) {
+				logger.info(message);
+			}
+			else {
+				logger.warn(message);
+			}
 		}
 		else {
 			logger.info("Checking @auth rules against JWT bearer tokens: {} types and {} fields have rules",

@@ -36,7 +36,8 @@ class PaginationConfiguration {
 			byte[] random = new byte[32];
 			new SecureRandom().nextBytes(random);
 			secret = Base64.getEncoder().encodeToString(random);
-			logger.warn("dynamo-relay.cursor.secret is not set: signing cursors with a random secret, so cursors "
+			// INFO: the embedded engine holds its data in memory, so nothing outlives the process that a cursor could page.
+			logger.info("dynamo-relay.cursor.secret is not set: signing cursors with a random secret, so cursors "
 					+ "become invalid when this process stops. Set it to keep cursors valid across restarts.");
 		}
 		return new CursorCodec(secret, cursor.previousSecrets());
