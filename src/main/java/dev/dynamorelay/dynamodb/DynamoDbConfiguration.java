@@ -82,6 +82,11 @@ public class DynamoDbConfiguration {
 		return new DynamoDbTimer();
 	}
 
+	@Bean(destroyMethod = "close")
+	NettyLoops nettyLoops() {
+		return new NettyLoops();
+	}
+
 	/**
 	 * The client. Calls made for a GraphQL request pass what is left of the request's time as their call
 	 * timeout, so that its retries, back-off and attempts all end within it; the settings here bound
@@ -105,7 +110,7 @@ public class DynamoDbConfiguration {
 	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbAsyncClient dynamoDbAsyncClient(DynamoDbProperties properties,
-			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer,
+			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer, NettyLoops loops,
 			ObjectProvider<ExecutionInterceptor> interceptors) {
 		Duration timeout = properties.timeout();
 		Duration attempt = timeout.dividedBy(3);
@@ -120,6 +125,7 @@ public class DynamoDbConfiguration {
 						.connectionAcquisitionTimeout(attempt)
 						.maxConcurrency(properties.maxConcurrency())
 					: NettyNioAsyncHttpClient.builder()
+						.eventLoopGroup(loops.sdk())
 						.connectionTimeout(connect)
 						.connectionAcquisitionTimeout(attempt)
 						.maxConcurrency(properties.maxConcurrency()))
@@ -167,12 +173,15 @@ public class DynamoDbConfiguration {
 	 */
 	@Bean(destroyMethod = "close")
 	DynamoDbStreamsAsyncClient dynamoDbStreamsAsyncClient(DynamoDbProperties properties,
-			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer) {
+			ObjectProvider<EmbeddedDynamoDb> embedded, DynamoDbTimer timer, NettyLoops loops) {
 		URI endpoint = properties.streamsUrl()
 			.orElseGet(() -> properties.aws() ? null
 					: properties.url().orElseGet(() -> embedded.getObject().endpoint()));
 		DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
-			.httpClientBuilder(NettyNioAsyncHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT).maxConcurrency(64))
+			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
+				.eventLoopGroup(loops.sdk())
+				.connectionTimeout(CONNECT_TIMEOUT)
+				.maxConcurrency(64))
 			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
 				.scheduledExecutorService(timer.executor())
 				.apiCallTimeout(properties.timeout())

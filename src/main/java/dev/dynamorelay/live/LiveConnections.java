@@ -174,6 +174,19 @@ public final class LiveConnections implements AutoCloseable {
 			.orElse(java.time.Duration.ZERO);
 	}
 
+	/**
+	 * Ends every subscription because the server stops, each told {@code UNAVAILABLE} and where to resume.
+	 * @return how many were ended
+	 */
+	public int endSubscriptions() {
+		AtomicInteger ended = new AtomicInteger();
+		this.tables.values().forEach((table) -> table.changes().forEach((subscriber) -> {
+			ended.incrementAndGet();
+			subscriber.serverStopping();
+		}));
+		return ended.get();
+	}
+
 	@Override
 	public void close() {
 		this.tables.values().forEach((table) -> table.reader().stop());

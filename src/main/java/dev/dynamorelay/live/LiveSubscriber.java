@@ -248,6 +248,15 @@ final class LiveSubscriber {
 		return new FellBehindException(why, resume);
 	}
 
+	/**
+	 * Ends the subscription because the server stops: {@code UNAVAILABLE}, and where to resume, at another instance
+	 * or at this one once it is back. Its transport writes that end and closes the stream, so that the web server's
+	 * graceful shutdown finds no stream open that nothing would ever end.
+	 */
+	void serverStopping() {
+		fail(behind("The server is stopping", null));
+	}
+
 	/** Ends the subscription with {@code failure} (too slow, the token expired, the server stops). */
 	void fail(Throwable failure) {
 		if (this.done) {

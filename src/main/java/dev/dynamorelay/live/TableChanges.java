@@ -58,6 +58,12 @@ final class TableChanges implements Consumer<ChangeRecord> {
 		}
 	}
 
+	/** Runs {@code action} for each subscriber of this table. */
+	void forEach(Consumer<LiveSubscriber> action) {
+		this.byPartition.values().forEach((values) -> values.values().forEach((subscribers) -> subscribers.forEach(action)));
+		this.whole.forEach(action);
+	}
+
 	/** Whether any subscription reads this table. */
 	boolean wanted() {
 		return this.size.get() > 0;

@@ -24,7 +24,7 @@ import dev.dynamorelay.DynamoRelayApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A server that stops while subscriptions over Server-Sent Events whose clients have gone are still open logs no
+ * How a server stops under live streams. A server that stops while subscriptions over Server-Sent Events whose clients have gone are still open logs no
  * ERROR: Tomcat ends and recycles their requests without telling Spring, and each stream's next keep-alive met the
  * recycled response. Before, every such stream logged {@code QueriesOverSse: Unresolved IllegalStateException: The
  * response object has been recycled} with its stack and Reactor's {@code Operator called default onErrorDropped}, as
@@ -80,6 +80,77 @@ class ShutdownLogsIT {
 			server.close();
 			root.detachAppender(logged);
 			clientGone.setLevel(level);
+		}
+	}
+
+	/**
+	 * A stop ends the open streams of Server-Sent Events before the web server's graceful shutdown: a client that
+	 * still reads is told {@code UNAVAILABLE} with the event id to resume after, and one that has gone holds nothing.
+	 * Before, the graceful shutdown waited its whole timeout (20 s by default) for streams that nothing would end.
+	 */
+	@Test
+	void aStopEndsLiveStreamsResumablyWithoutWaitingForClientsThatHaveGone() throws Exception {
+		ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class).run(
+				"--server.port=0", "--dynamo-relay.dynamodb.timeout=20s");
+		try {
+			int port = ((WebServerApplicationContext) server).getWebServer().getPort();
+			Socket reading = subscribe(port, "user-01");
+			Socket gone = subscribe(port, "user-02");
+			MeterRegistry meters = server.getBean(MeterRegistry.class);
+			await(() -> subscribers(meters) >= 2, Duration.ofSeconds(60));
+			assertThat(subscribers(meters)).as("subscriptions open").isEqualTo(2);
+			StringBuilder received = new StringBuilder();
+			Thread reader = new Thread(() -> {
+				try (var in = reading.getInputStream()) {
+					byte[] buffer = new byte[8192];
+					for (int read; (read = in.read(buffer)) >= 0;) {
+						synchronized (received) {
+							received.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+						}
+					}
+				}
+				catch (java.io.IOException ex) {
+					// The server closed the connection.
+				}
+			});
+			reader.start();
+			var created = new Http(port).post(null, "mutation { createPurchase(input: {userId: \"user-01\", product: \"Tent\", "
+					+ "category: \"outdoor\", amount: 120}) { id } }");
+			assertThat(created.body()).as("the mutation's answer").doesNotContainKey("errors");
+			await(() -> text(received).contains("eventId"), Duration.ofSeconds(30));
+			assertThat(text(received)).as("the change reached the reading client").contains("\"kind\":\"ADDED\"");
+			gone.close();
+			long started = System.nanoTime();
+			server.close();
+			Duration stop = Duration.ofNanos(System.nanoTime() - started);
+			reader.join(10_000);
+			// The graceful shutdown's timeout is 20 s: a stop that waited for the streams would take all of it.
+			assertThat(stop).as("the stop's time").isLessThan(Duration.ofSeconds(10));
+			assertThat(text(received)).as("the reading client's end")
+				.contains("\"code\":\"UNAVAILABLE\"")
+				.contains("The server is stopping")
+				.containsPattern("\"after\":\"[A-Za-z0-9_-]+\"")
+				.contains("event:complete");
+		}
+		finally {
+			server.close();
+		}
+	}
+
+	private static Socket subscribe(int port, String userId) throws java.io.IOException {
+		Socket socket = new Socket("127.0.0.1", port);
+		byte[] body = ("{\"query\": \"subscription { purchaseChanges(userId: \\\"" + userId
+				+ "\\\") { kind eventId } }\"}").getBytes(StandardCharsets.UTF_8);
+		socket.getOutputStream().write(("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+				+ "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+		socket.getOutputStream().write(body);
+		socket.getOutputStream().flush();
+		return socket;
+	}
+
+	private static String text(StringBuilder received) {
+		synchronized (received) {
+			return received.toString();
 		}
 	}
 

@@ -134,6 +134,46 @@ class LiveConfiguration {
 		};
 	}
 
+	/**
+	 * Ends the live subscriptions when the server stops, before the web server's graceful shutdown: each is told
+	 * {@code UNAVAILABLE} and where to resume ({@code extensions.after}), and its stream of Server-Sent Events
+	 * closes. A stream that nothing ends would hold the graceful shutdown for its whole timeout, whether its client
+	 * still reads or has long gone. WebSocket sessions close with 1012 in the same phase
+	 * ({@link LiveWebSocketHandler}).
+	 */
+	@Bean
+	SmartLifecycle liveSubscriptionsEnd(LiveConnections live) {
+		return new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			@Override
+			public void start() {
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				this.running = false;
+				int ended = live.endSubscriptions();
+				if (ended > 0) {
+					logger.info("Ended {} live subscriptions UNAVAILABLE, each told where to resume", ended);
+				}
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return SmartLifecycle.DEFAULT_PHASE - 512;
+			}
+
+		};
+	}
+
 	@Bean
 	SubscriptionWiring subscriptionWiring(DeclaredTables tables, LiveConnections live, Access access,
 			DynamoDbProperties dynamoDb, ReadBudgets budgets, FairShare fairShare) {
