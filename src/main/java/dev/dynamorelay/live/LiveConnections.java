@@ -123,6 +123,7 @@ public final class LiveConnections implements AutoCloseable {
 				this.meters.resumed(query.field());
 				table.replays().resume(subscriber, position, table.reader().positions());
 			});
+			outlet.connection().subscribed(outlet.id());
 		});
 	}
 

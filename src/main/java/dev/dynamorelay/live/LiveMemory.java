@@ -202,8 +202,25 @@ public final class LiveMemory {
 		/** Whether its transport tells when a message was written ({@link #written}). */
 		private final boolean confirmsWrites;
 
+		/** What its transport does when one of its subscriptions is live ({@link #subscribed}). */
+		private volatile java.util.function.Consumer<String> onSubscribed = (id) -> {
+		};
+
 		private Connection(boolean confirmsWrites) {
 			this.confirmsWrites = confirmsWrites;
+		}
+
+		/**
+		 * Sets what the transport does when a subscription of this connection is live: a stream of Server-Sent Events
+		 * commits its response, so that its client knows.
+		 */
+		public void onSubscribed(java.util.function.Consumer<String> listener) {
+			this.onSubscribed = listener;
+		}
+
+		/** Subscription {@code id} of this connection is registered: every change from now on reaches it. */
+		public void subscribed(String id) {
+			this.onSubscribed.accept(id);
 		}
 
 		/**

@@ -66,6 +66,51 @@ class LiveTransportsIT extends IntegrationTest {
 		}
 	}
 
+	/**
+	 * graphql-sse has no acknowledgement: a client knows its subscription is live when the response starts (its
+	 * {@code connected} listener, EventSource's {@code open}, a resolved fetch). The server starts it once the
+	 * subscription is registered, with a {@code : subscribed} comment, so that one write made right then reaches it.
+	 * Before, the response's head waited for the first change or keep-alive (15 s), and a client that wrote on
+	 * {@code connected} could not know whether its write would be seen.
+	 */
+	@Test
+	void aSubscriptionOverServerSentEventsIsLiveOnceItsResponseStarts() throws Exception {
+		HttpClient client = HttpClient.newHttpClient();
+		for (int round = 0; round < 3; round++) {
+			String userId = this.fixtures.buyer("sse-live");
+			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+				.header("Content-Type", "application/json")
+				.header("Accept", "text/event-stream")
+				.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
+						"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
+						"variables", Map.of("u", userId)))))
+				.build();
+			long asked = System.nanoTime();
+			HttpResponse<Stream<String>> response = client.sendAsync(request, HttpResponse.BodyHandlers.ofLines())
+				.get(10, TimeUnit.SECONDS);
+			Duration head = Duration.ofNanos(System.nanoTime() - asked);
+			BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+			Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-lines");
+			reader.setDaemon(true);
+			reader.start();
+			try {
+				assertThat(response.statusCode()).isEqualTo(200);
+				// The keep-alive comes every 15 s: a head that waited for it would take that long.
+				assertThat(head).as("the response's head, round " + round).isLessThan(Duration.ofSeconds(10));
+				assertThat(lines.poll(10, TimeUnit.SECONDS)).as("the stream's first line").isEqualTo(":subscribed");
+				// One write, right away, with no retry: the subscription is live.
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_760_002_000_000L + round, "books", "9")));
+				assertThat(dataOfNext(lines, Duration.ofSeconds(10))).as("the change written once the head arrived")
+					.isNotNull()
+					.contains("\"kind\":\"ADDED\"")
+					.contains("\"amount\":9.0");
+			}
+			finally {
+				response.body().close();
+			}
+		}
+	}
+
 	@Test
 	void aStoppingServerClosesItsWebSocketsWithServiceRestart() throws Exception {
 		try (ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class)

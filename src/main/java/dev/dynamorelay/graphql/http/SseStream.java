@@ -38,6 +38,7 @@ import dev.dynamorelay.live.LiveMemory;
  * shares);</li>
  * <li>a write that fails (the client hung up, the response was recycled at shutdown) ends the stream in one DEBUG
  * line ({@link SseClientGone}), never an ERROR with a stack trace;</li>
+ * <li>a comment line, {@code : subscribed}, once a subscription is live, which commits the response;</li>
  * <li>a comment line every {@code keepAlive} while nothing else was written, so that proxies keep it open.</li>
  * </ul>
  */
@@ -72,6 +73,7 @@ final class SseStream extends BaseSubscriber<Map<String, Object>> {
 		sse.onTimeout(() -> end(null));
 		sse.onError((failure) -> end(failure));
 		sse.onComplete(() -> end(null));
+		connection.onSubscribed((id) -> run(this::subscribed));
 		if (keepAlive != null && !keepAlive.isZero() && !keepAlive.isNegative()) {
 			this.keepAlive.update(Schedulers.parallel().schedulePeriodically(() -> run(this::keepAlive),
 					keepAlive.toMillis(), keepAlive.toMillis(), TimeUnit.MILLISECONDS));
@@ -140,6 +142,26 @@ final class SseStream extends BaseSubscriber<Map<String, Object>> {
 			}
 		}
 		end(null);
+	}
+
+	/**
+	 * The subscription is live: a comment, {@code : subscribed}, commits the response, so that its client's
+	 * {@code connected} (graphql-sse), {@code open} (EventSource) or resolved {@code fetch} means that every change
+	 * from now on reaches it. graphql-sse has no acknowledgement of its own, and the response's head waited for the
+	 * first change or keep-alive (15 s) before.
+	 */
+	private void subscribed() {
+		if (this.ended.get()) {
+			return;
+		}
+		try {
+			this.sse.comment("subscribed");
+			this.sse.send();
+			this.wrote = true;
+		}
+		catch (Exception ex) {
+			gone(ex);
+		}
 	}
 
 	private void keepAlive() {
