@@ -172,6 +172,9 @@ final class InputReader {
 			return null;
 		}
 		if (child == null) {
+			if (this.reading.isUnreadable(typeName)) {
+				return null;
+			}
 			this.reading.problem(directive, "%s creates `%s` children, which are stored in no table: give it a `@table`."
 				.formatted(where, typeName));
 			return null;
@@ -398,6 +401,9 @@ final class InputReader {
 		String typeName = string(directive, "type");
 		Entity referenced = this.reading.entities.get(typeName);
 		if (referenced == null) {
+			if (this.reading.isUnreadable(typeName)) {
+				return Optional.empty();
+			}
 			this.reading.problem(directive, "%s references `%s`, which is stored in no table: give it a `@table`."
 				.formatted(where, typeName));
 			return Optional.empty();
@@ -457,8 +463,11 @@ final class InputReader {
 		Node<?> at = fields.isEmpty() ? null : fields.get(0);
 		List<String> keyFields = entity.keyFields();
 		boolean byId = shape.one(InputField.Id.class).isPresent();
+		// A key field the input has, but whose own problem (e.g. its type) is reported, is not missing too.
+		Set<String> written = new java.util.HashSet<>(fields.stream().map(InputValueDefinition::getName).toList());
 		List<String> missing = keyFields.stream()
-			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name))
+			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name)
+					&& !(written.contains(name) && !shape.fields().containsKey(name)))
 			.toList();
 		switch (kind) {
 			case CREATE, REPLACE -> {

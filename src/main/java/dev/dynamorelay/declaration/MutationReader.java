@@ -20,6 +20,7 @@ import dev.dynamorelay.declaration.DeclaredMutation.Input;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.enumValue;
@@ -96,6 +97,10 @@ final class MutationReader {
 	/** The type the mutation writes: {@code type}, else the type it returns (or its payload holds). */
 	private Entity entity(String coordinates, FieldDefinition field, Directive directive) {
 		String named = string(directive, "type");
+		if (this.reading.holdsUnreadable(field.getType()) || (named != null && this.reading.isUnreadable(named))) {
+			// What it writes or answers has a problem in its table or key, reported already.
+			return null;
+		}
 		Entity returned = returnedEntity(field.getType());
 		if (named != null) {
 			Entity entity = this.reading.entities.get(named);
@@ -285,8 +290,11 @@ final class MutationReader {
 			.findFirst()
 			.orElse(null);
 		if (connection == null) {
-			this.reading.problem(directive, "%s is the edge of `%s`, which is no declared connection (`Type.field` of a "
-				.formatted(where, name) + "`@query` or `@scan` field).");
+			if (!this.reading.isFailedConnection(name)) {
+				this.reading.problem(Directives.argumentValue(directive, "connection"), ("%s is the edge of `%s`, which is no "
+						+ "declared connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(where, name,
+								Suggestions.didYouMean(name, this.reading.connectionNames())));
+			}
 			return null;
 		}
 		if (!connection.nodes().contains(entity)) {

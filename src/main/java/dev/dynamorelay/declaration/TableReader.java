@@ -19,6 +19,7 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Table.Index;
 import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.implementsNode;
@@ -98,23 +99,29 @@ final class TableReader {
 		Directive key = directive(type, "key");
 		KeyTemplate partition;
 		Optional<KeyTemplate> sort = Optional.empty();
+		// The argument whose value is read: a problem with it is reported there.
+		String reading = "partitionKey";
 		try {
 			if (key != null) {
 				partition = KeyTemplate.parse(string(key, "partitionKey"));
 				String sortTemplate = string(key, "sortKey");
 				if (sortTemplate != null) {
+					reading = "sortKey";
 					sort = Optional.of(KeyTemplate.parse(sortTemplate));
 				}
 			}
 			else {
-				partition = KeyTemplate.of(fieldOf(fields, partitionKey, type, table, "partition"));
+				partition = KeyTemplate.of(fieldOf(fields, partitionKey, type, "partition"));
 				if (sortKey.isPresent()) {
-					sort = Optional.of(KeyTemplate.of(fieldOf(fields, sortKey.get(), type, table, "sort")));
+					reading = "sortKey";
+					sort = Optional.of(KeyTemplate.of(fieldOf(fields, sortKey.get(), type, "sort")));
 				}
 			}
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem((key != null) ? key : table, ex.getMessage() + ".");
+			String message = ex.getMessage();
+			this.reading.problem(Directives.argumentValue((key != null) ? key : table, reading),
+					message.endsWith(".") ? message : message + ".");
 			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
@@ -125,15 +132,21 @@ final class TableReader {
 			this.reading.problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
-		for (KeyTemplate template : sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
+		Map<String, KeyTemplate> templates = new LinkedHashMap<>();
+		templates.put("partitionKey", partition);
+		sort.ifPresent((template) -> templates.put("sortKey", template));
+		for (Map.Entry<String, KeyTemplate> each : templates.entrySet()) {
+			KeyTemplate template = each.getValue();
+			graphql.language.Node<?> at = Directives.argumentValue((key != null) ? key : table, each.getKey());
 			for (String placeholder : template.placeholders()) {
 				AttributeField field = fields.get(placeholder);
 				if (field == null) {
-					this.reading.problem((key != null) ? key : table, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`."
-						.formatted(template, type.getName(), placeholder, type.getName()));
+					this.reading.problem(at, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`.%s"
+						.formatted(template, type.getName(), placeholder, type.getName(),
+								Suggestions.didYouMean(placeholder, fields.keySet())));
 				}
 				else if (field.type().keyType().isEmpty()) {
-					this.reading.problem((key != null) ? key : table, "`%s.%s` is in a key but is neither a string, a number nor bytes."
+					this.reading.problem(at, "`%s.%s` is in a key but is neither a string, a number nor bytes."
 						.formatted(type.getName(), placeholder));
 				}
 			}
@@ -148,15 +161,18 @@ final class TableReader {
 
 	/** The field that holds key attribute {@code attribute} (named so, or by {@code @attribute}). */
 	private String fieldOf(Map<String, AttributeField> fields, String attribute, ObjectTypeDefinition type,
-			Directive table, String which) {
+			String which) {
 		for (AttributeField field : fields.values()) {
 			if (field.attribute().equals(attribute)) {
 				return field.name();
 			}
 		}
-		throw new IllegalArgumentException(("`%s` has no field for the table's %s key `%s`: add a field `%s` "
-				+ "(or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`")
-			.formatted(type.getName(), which, attribute, attribute, attribute));
+		String closest = Suggestions.closest(attribute, fields.values().stream().map(AttributeField::attribute).toList())
+			.map((name) -> " Did you mean `%s`? Otherwise add".formatted(name))
+			.orElse(" Add");
+		throw new IllegalArgumentException(("`%s` has no field for the table's %s key `%s`.%s a field `%s` "
+				+ "(or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`.")
+			.formatted(type.getName(), which, attribute, closest, attribute, attribute));
 	}
 
 	private void declareTable(String name, List<Declared> types) {
