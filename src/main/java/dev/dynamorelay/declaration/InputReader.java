@@ -25,6 +25,7 @@ import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.enumValue;
@@ -175,8 +176,9 @@ final class InputReader {
 			if (this.reading.isUnreadable(typeName)) {
 				return null;
 			}
-			this.reading.problem(directive, "%s creates `%s` children, which are stored in no table: give it a `@table`."
-				.formatted(where, typeName));
+			this.reading.problem(Directives.argumentValue(directive, "type"), "%s creates `%s` children, which are stored in "
+				.formatted(where, typeName) + "no table: give it a `@table`.%s"
+					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return null;
 		}
 		if (!(unwrapNonNull(field.getType()) instanceof ListType) || object == null) {
@@ -272,8 +274,10 @@ final class InputReader {
 	private InputField value(String where, Kind kind, Entity entity, InputValueDefinition field) {
 		AttributeField target = entity.fields().get(field.getName());
 		if (target == null) {
-			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name; rename it, "
-					+ "or remove it.").formatted(where, entity.name()));
+			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name%s")
+				.formatted(where, entity.name(), Suggestions.closest(field.getName(), entity.fields().keySet())
+					.map((closest) -> ". Did you mean `%s`? Otherwise rename it, or remove it.".formatted(closest))
+					.orElse("; rename it, or remove it.")));
 			return null;
 		}
 		if (entity.version().filter((version) -> version == target).isPresent()) {
@@ -404,8 +408,9 @@ final class InputReader {
 			if (this.reading.isUnreadable(typeName)) {
 				return Optional.empty();
 			}
-			this.reading.problem(directive, "%s references `%s`, which is stored in no table: give it a `@table`."
-				.formatted(where, typeName));
+			this.reading.problem(Directives.argumentValue(directive, "type"), "%s references `%s`, which is stored in no "
+				.formatted(where, typeName) + "table: give it a `@table`.%s"
+					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return Optional.empty();
 		}
 		if (!referenced.keyFields().contains(field.getName())) {

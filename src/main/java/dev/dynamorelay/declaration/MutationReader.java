@@ -106,8 +106,9 @@ final class MutationReader {
 			Entity entity = this.reading.entities.get(named);
 			if (entity == null) {
 				if (!this.reading.isUnreadable(named)) {
-					this.reading.problem(directive, "`%s` writes `%s`, which is stored in no table: give it a `@table`."
-						.formatted(coordinates, named));
+					this.reading.problem(Directives.argumentValue(directive, "type"), "`%s` writes `%s`, which is stored in no "
+						.formatted(coordinates, named) + "table: give it a `@table`.%s"
+							.formatted(Suggestions.didYouMean(named, this.reading.entities.keySet())));
 				}
 				return null;
 			}

@@ -167,12 +167,10 @@ final class TableReader {
 				return field.name();
 			}
 		}
-		String closest = Suggestions.closest(attribute, fields.values().stream().map(AttributeField::attribute).toList())
-			.map((name) -> " Did you mean `%s`? Otherwise add".formatted(name))
-			.orElse(" Add");
-		throw new IllegalArgumentException(("`%s` has no field for the table's %s key `%s`.%s a field `%s` "
-				+ "(or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`.")
-			.formatted(type.getName(), which, attribute, closest, attribute, attribute));
+		throw new IllegalArgumentException("`%s` has no field for the table's %s key `%s`%s".formatted(type.getName(), which,
+				attribute, Suggestions.orElse(attribute, fields.values().stream().map(AttributeField::attribute).toList(),
+						"add a field `%s` (or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`."
+							.formatted(attribute, attribute))));
 	}
 
 	private void declareTable(String name, List<Declared> types) {
@@ -283,8 +281,9 @@ final class TableReader {
 			String name = string(directive, "index");
 			Index index = table.indexes().get(name);
 			if (index == null) {
-				this.reading.problem(directive, "`@indexKey` of `%s` names index `%s`, which table `%s` does not declare."
-					.formatted(type.type().getName(), name, table.name()));
+				this.reading.problem(Directives.argumentValue(directive, "index"), "`@indexKey` of `%s` names index `%s`, "
+					.formatted(type.type().getName(), name) + "which table `%s` does not declare.%s"
+						.formatted(table.name(), Suggestions.didYouMean(name, table.indexes().keySet())));
 				continue;
 			}
 			if (keys.containsKey(name)) {
@@ -350,9 +349,10 @@ final class TableReader {
 		for (String placeholder : template.placeholders()) {
 			AttributeField field = type.fields().get(placeholder);
 			if (field == null || field.type().keyType().isEmpty()) {
-				this.reading.problem(directive, "`@indexKey` template `%s` of `%s` names `{%s}`, which is no %sfield of `%s`."
-					.formatted(template, typeName, placeholder, (field == null) ? "" : "string, number or bytes ",
-							typeName));
+				this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` template `%s` of `%s` names "
+					.formatted(template, typeName) + "`{%s}`, which is no %sfield of `%s`.%s".formatted(placeholder,
+							(field == null) ? "" : "string, number or bytes ", typeName,
+							(field == null) ? Suggestions.didYouMean(placeholder, type.fields().keySet()) : ""));
 				return Optional.empty();
 			}
 		}

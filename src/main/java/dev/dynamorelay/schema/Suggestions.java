@@ -40,6 +40,15 @@ public final class Suggestions {
 		return closest(name, known).map((closest) -> " Did you mean `" + closest + "`?").orElse("");
 	}
 
+	/**
+	 * The end of a problem's sentence that says what to do: {@code ": " + what} when no name of {@code known} is
+	 * close to {@code name}, else {@code ". Did you mean `x`? Otherwise " + what}.
+	 */
+	public static String orElse(String name, Collection<String> known, String what) {
+		return closest(name, known).map((closest) -> ". Did you mean `" + closest + "`? Otherwise " + what)
+			.orElse(": " + what);
+	}
+
 	/** The edit distance of {@code a} and {@code b} ignoring case: optimal string alignment (Damerau–Levenshtein). */
 	static int distance(String a, String b) {
 		String x = a.toLowerCase(Locale.ROOT);
