@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import graphql.language.Argument;
+import graphql.language.AstPrinter;
 import graphql.language.Directive;
 import graphql.language.DirectiveDefinition;
 import graphql.language.Document;
@@ -31,6 +32,7 @@ import graphql.schema.idl.DirectiveInfo;
 import graphql.schema.idl.ScalarInfo;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.errors.DirectiveIllegalArgumentTypeError;
+import graphql.schema.idl.errors.DirectiveMissingNonNullArgumentError;
 import graphql.schema.idl.errors.DirectiveUndeclaredError;
 import graphql.schema.idl.errors.DirectiveUnknownArgumentError;
 import graphql.schema.idl.errors.MissingInterfaceTypeError;
@@ -89,6 +91,7 @@ final class SchemaNames {
 	/** Whether a problem of this check replaces graphql-java's {@code error}: it is of a kind checked here. */
 	static boolean replaces(GraphQLError error) {
 		return error instanceof DirectiveUndeclaredError || error instanceof DirectiveUnknownArgumentError
+				|| error instanceof DirectiveMissingNonNullArgumentError
 				|| error instanceof MissingTypeError || error instanceof MissingInterfaceTypeError
 				|| (error instanceof DirectiveIllegalArgumentTypeError
 						&& (error.getMessage().contains("doesn't match any of the allowed enum values")
@@ -111,6 +114,7 @@ final class SchemaNames {
 			return;
 		}
 		List<String> arguments = definition.getInputValueDefinitions().stream().map(InputValueDefinition::getName).toList();
+		List<String> misspelt = new ArrayList<>();
 		for (Argument argument : directive.getArguments()) {
 			InputValueDefinition declared = definition.getInputValueDefinitions()
 				.stream()
@@ -118,6 +122,7 @@ final class SchemaNames {
 				.findFirst()
 				.orElse(null);
 			if (declared == null) {
+				Suggestions.closest(argument.getName(), arguments).ifPresent(misspelt::add);
 				problem(argument, "`@%s` has no argument `%s`.%s".formatted(name, argument.getName(),
 						Suggestions.closest(argument.getName(), arguments)
 							.map((closest) -> " Did you mean `" + closest + "`?")
@@ -125,6 +130,18 @@ final class SchemaNames {
 			}
 			else {
 				value("`@%s(%s:)`".formatted(name, argument.getName()), argument.getValue(), declared.getType(), argument);
+			}
+		}
+		required(directive, definition, misspelt);
+	}
+
+	/** The required arguments {@code directive} lacks, but those it gives misspelt (whose problem says so). */
+	private void required(Directive directive, DirectiveDefinition definition, List<String> misspelt) {
+		for (InputValueDefinition argument : definition.getInputValueDefinitions()) {
+			if (argument.getType() instanceof NonNullType && argument.getDefaultValue() == null
+					&& directive.getArgument(argument.getName()) == null && !misspelt.contains(argument.getName())) {
+				problem(directive, "`@%s` needs its argument `%s` (`%s`).".formatted(directive.getName(), argument.getName(),
+						AstPrinter.printAst(argument.getType())));
 			}
 		}
 	}
