@@ -176,7 +176,7 @@ final class ConnectionReader {
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
 		if (consistent && index.isPresent() && index.get().global()) {
-			this.reading.problem(directive, ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
+			this.reading.problem(Directives.argumentValue(directive, "consistentRead"), ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
 					+ "indexes eventually consistently only; remove `consistentRead`.").formatted(coordinates, indexName));
 		}
 		for (String relay : List.of("first", "after")) {

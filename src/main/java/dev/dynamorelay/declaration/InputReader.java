@@ -238,7 +238,7 @@ final class InputReader {
 			return null;
 		}
 		if (string(directive, "value") != null) {
-			this.reading.problem(directive, "%s has `@condition` with a `value`: on an input field the client gives the "
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s has `@condition` with a `value`: on an input field the client gives the "
 				.formatted(where) + "value; a constant condition belongs on the mutation field.");
 			return null;
 		}
@@ -389,7 +389,7 @@ final class InputReader {
 		boolean fits = (generated == Generated.NOW) ? target.type() instanceof ValueType.Timestamp
 				: target.type() instanceof ValueType.Text;
 		if (!fits) {
-			this.reading.problem(directive, "%s is `@generated(value: %s)`, which fills %s; `%s` is not one.".formatted(where,
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s is `@generated(value: %s)`, which fills %s; `%s` is not one.".formatted(where,
 					generated, (generated == Generated.NOW) ? "a `@timestamp` field" : "a `String` or `ID` field",
 					target.name()));
 			return Optional.empty();
@@ -414,7 +414,7 @@ final class InputReader {
 			return Optional.empty();
 		}
 		if (!referenced.keyFields().contains(field.getName())) {
-			this.reading.problem(directive, ("%s references `%s`, whose key has no `{%s}`: the field fills the placeholder "
+			this.reading.problem(Directives.argumentValue(directive, "type"), ("%s references `%s`, whose key has no `{%s}`: the field fills the placeholder "
 					+ "of its name in the key of `%s`.").formatted(where, typeName, field.getName(), typeName));
 			return Optional.empty();
 		}
@@ -433,11 +433,13 @@ final class InputReader {
 		boolean text = target.type() instanceof ValueType.Text;
 		boolean numeric = target.type() instanceof ValueType.Number;
 		if ((notBlank || maxBytes.isPresent()) && !text) {
-			this.reading.problem(directive, "%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
+			this.reading.problem(Directives.argumentValue(directive, notBlank ? "notBlank" : "maxBytes"),
+					"%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
 				.formatted(where, target.name()));
 		}
 		if ((min.isPresent() || max.isPresent()) && !numeric) {
-			this.reading.problem(directive, "%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
+			this.reading.problem(Directives.argumentValue(directive, min.isPresent() ? "min" : "max"),
+					"%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
 		}
 		return new Constraint(notBlank, maxBytes, min, max);
 	}

@@ -37,7 +37,8 @@ final class KeyValueReader {
 			template = KeyTemplate.parse(source);
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem(at, ex.getMessage() + ".");
+			this.reading.problem(Directives.argumentValue(at, (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey"
+					: "partitionKey"), ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Map<String, KeyValue.Source> sources = new LinkedHashMap<>();

@@ -113,7 +113,7 @@ final class MutationReader {
 				return null;
 			}
 			if (returned != null && returned != entity) {
-				this.reading.problem(directive, "`%s` writes `%s` but answers `%s`: answer the type it writes."
+				this.reading.problem(Directives.argumentValue(directive, "type"), "`%s` writes `%s` but answers `%s`: answer the type it writes."
 					.formatted(coordinates, named, returned.name()));
 				return null;
 			}
@@ -206,7 +206,7 @@ final class MutationReader {
 			return value;
 		}
 		catch (RuntimeException ex) {
-			this.reading.problem(directive, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
+			this.reading.problem(Directives.argumentValue(directive, "value"), "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
 				.formatted(coordinates, text, InputReader.describe(type), condition.attribute()));
 			return null;
 		}
@@ -299,7 +299,7 @@ final class MutationReader {
 			return null;
 		}
 		if (!connection.nodes().contains(entity)) {
-			this.reading.problem(directive, "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
+			this.reading.problem(Directives.argumentValue(directive, "connection"), "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
 					InputReader.fieldList(connection.nodes().stream().map(Entity::name).toList()), entity.name()));
 			return null;
 		}

@@ -125,7 +125,7 @@ final class TableReader {
 			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
-			this.reading.problem(key, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
+			this.reading.problem(Directives.argumentValue(key, "sortKey"), "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
 				.formatted(type.getName(), tableName));
 		}
 		if (sort.isEmpty() && sortKey.isPresent()) {
@@ -317,7 +317,7 @@ final class TableReader {
 		}
 		String typeName = type.type().getName();
 		if (attribute.isEmpty()) {
-			this.reading.problem(directive, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
+			this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
 				.formatted(typeName, which, string(directive, "index"),
 						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
 			return Optional.empty();
@@ -327,7 +327,7 @@ final class TableReader {
 			template = KeyTemplate.parse(source);
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem(directive, ex.getMessage() + ".");
+			this.reading.problem(Directives.argumentValue(directive, which), ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Optional<AttributeField> holder = type.fields()
@@ -336,13 +336,13 @@ final class TableReader {
 			.filter((field) -> field.attribute().equals(attribute.get().name()))
 			.findFirst();
 		if (holder.isPresent()) {
-			this.reading.problem(directive, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
+			this.reading.problem(Directives.argumentValue(directive, which), ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
 					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
 							attribute.get().name(), holder.get().name(), typeName));
 			return Optional.empty();
 		}
 		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
-			this.reading.problem(directive, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
+			this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
 				.formatted(typeName, attribute.get().name(), attribute.get().type()));
 			return Optional.empty();
 		}
