@@ -10,6 +10,7 @@ import graphql.language.SourceLocation;
 import graphql.org.antlr.v4.runtime.BaseErrorListener;
 import graphql.org.antlr.v4.runtime.CharStreams;
 import graphql.org.antlr.v4.runtime.CommonTokenStream;
+import graphql.org.antlr.v4.runtime.NoViableAltException;
 import graphql.org.antlr.v4.runtime.Parser;
 import graphql.org.antlr.v4.runtime.RecognitionException;
 import graphql.org.antlr.v4.runtime.Recognizer;
@@ -45,27 +46,46 @@ final class SyntaxProblems {
 	/** The problem of {@code syntax}, thrown by graphql-java's parser for {@code text}, the file {@code file}. */
 	static Problem of(InvalidSyntaxException syntax, String text, String file) {
 		SourceLocation at = syntax.getLocation();
-		Location location = (at != null) ? new Location((at.getSourceName() != null) ? at.getSourceName() : file,
-				at.getLine(), Math.max(at.getColumn(), 0)) : new Location(file, 0);
-		String found = found(syntax);
+		String name = (at != null && at.getSourceName() != null) ? at.getSourceName() : file;
+		if (holdsNoToken(text)) {
+			return new Problem(new Location(name, 1, 1), "syntax error: the file holds no definition (`type`, `input`, "
+					+ "`enum`, ...): remove it from dynamo-relay.schema.locations, or declare something in it.");
+		}
 		Optional<FirstError> first = firstError(text);
-		String message;
 		if (first.isEmpty()) {
 			// The grammar's document ended (graphql-java's "extra tokens"): what follows begins no definition.
-			message = "syntax error: expected a definition (`type`, `input`, `enum`, `interface`, `union`, `scalar`, "
-					+ "`extend`, `directive` or `schema`), found " + found + ".";
+			Location location = (at != null) ? new Location(name, at.getLine(), Math.max(at.getColumn(), 0))
+					: new Location(name, 0);
+			return new Problem(location, "syntax error: expected a definition (`type`, `input`, `enum`, `interface`, "
+					+ "`union`, `scalar`, `extend`, `directive` or `schema`), found " + found(syntax.getOffendingToken()) + ".");
 		}
-		else {
-			List<String> expected = (first.get().line() == location.line() && first.get().column() == location.column())
-					? expected(first.get().expected()) : List.of();
-			message = (expected.isEmpty() || expected.size() > MOST_EXPECTED) ? "syntax error: unexpected " + found + "."
-					: "syntax error: expected " + words(expected) + ", found " + found + ".";
+		// ANTLR's first error is where the text stops being GraphQL; graphql-java's may be the start of the
+		// definition it was choosing between (e.g. the `[` of a list that has no `]`).
+		FirstError error = first.get();
+		Location location = new Location(name, error.line(), error.column());
+		if (error.character() != null) {
+			return new Problem(location, error.character().equals("\"")
+					? "syntax error: a string that does not end: close it with `\"` on the same line (or use `\"\"\"` for "
+							+ "a block string)."
+					: "syntax error: `" + error.character() + "` is no character of GraphQL here.");
 		}
-		return new Problem(location, message);
+		List<String> expected = expected(error.expected());
+		String found = found(error.found());
+		return new Problem(location, (expected.isEmpty() || expected.size() > MOST_EXPECTED)
+				? "syntax error: unexpected " + found + "."
+				: "syntax error: expected " + words(expected) + ", found " + found + ".");
 	}
 
-	/** Where ANTLR's parser of graphql-java's grammar first fails on {@code text}, and what it expected there. */
-	private record FirstError(int line, int column, IntervalSet expected) {
+	/**
+	 * Where ANTLR's lexer or parser of graphql-java's grammar first fails on a text.
+	 *
+	 * @param line the line, from 1
+	 * @param column the column, from 1
+	 * @param found the token found there ({@code <EOF>} at the end), for a parser error
+	 * @param expected the tokens the grammar allowed there, for a parser error
+	 * @param character the character that begins no token, for a lexer error
+	 */
+	private record FirstError(int line, int column, String found, IntervalSet expected, String character) {
 	}
 
 	/**
@@ -74,30 +94,52 @@ final class SyntaxProblems {
 	 * document parses (its end came before the end of the text).
 	 */
 	private static Optional<FirstError> firstError(String text) {
+		List<String> lines = text.lines().toList();
+		List<FirstError> errors = new ArrayList<>();
 		GraphqlLexer lexer = new GraphqlLexer(CharStreams.fromString(text));
 		lexer.removeErrorListeners();
+		lexer.addErrorListener(new BaseErrorListener() {
+
+			@Override
+			public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int position, String message,
+					RecognitionException cause) {
+				String character = (line - 1 < lines.size() && position < lines.get(line - 1).length())
+						? lines.get(line - 1).substring(position, position + 1) : "?";
+				errors.add(new FirstError(line, position + 1, null, null, character));
+			}
+
+		});
 		GraphqlParser parser = new GraphqlParser(new CommonTokenStream(lexer));
 		parser.removeErrorListeners();
-		List<FirstError> errors = new ArrayList<>();
 		parser.addErrorListener(new BaseErrorListener() {
 
 			@Override
 			public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int position, String message,
 					RecognitionException cause) {
-				if (errors.isEmpty()) {
-					IntervalSet expected = (cause != null && cause.getExpectedTokens() != null) ? cause.getExpectedTokens()
-							: ((Parser) recognizer).getExpectedTokens();
-					errors.add(new FirstError(line, position + 1, expected));
+				IntervalSet expected = (cause != null && cause.getExpectedTokens() != null) ? cause.getExpectedTokens()
+						: ((Parser) recognizer).getExpectedTokens();
+				if (cause instanceof NoViableAltException choice && choice.getStartToken() != choice.getOffendingToken()) {
+					// What the choice begun earlier allowed at its start, not what could follow where it failed.
+					expected = null;
 				}
+				String found = (offending instanceof Token token && token.getType() != Token.EOF) ? token.getText() : null;
+				errors.add(new FirstError(line, position + 1, found, expected, null));
 			}
 
 		});
 		parser.document();
-		return errors.stream().findFirst();
+		return errors.stream()
+			.min(java.util.Comparator.comparingInt(FirstError::line).thenComparingInt(FirstError::column));
 	}
 
-	private static String found(InvalidSyntaxException syntax) {
-		String token = syntax.getOffendingToken();
+	/** Whether {@code text} is only white space and comments. */
+	private static boolean holdsNoToken(String text) {
+		GraphqlLexer lexer = new GraphqlLexer(CharStreams.fromString(text));
+		lexer.removeErrorListeners();
+		return lexer.getAllTokens().stream().noneMatch((token) -> token.getChannel() == Token.DEFAULT_CHANNEL);
+	}
+
+	private static String found(String token) {
 		if (token == null || token.equals("<EOF>")) {
 			return "the end of the file";
 		}
