@@ -168,7 +168,8 @@ final class ConnectionReader {
 		if (indexName != null) {
 			index = Optional.ofNullable(table.indexes().get(indexName));
 			if (index.isEmpty()) {
-				this.reading.problem(Directives.argumentValue(directive, "index"), ("`%s` reads index `%s`, which table `%s` "
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
+				this.reading.problem(wrong, ("`%s` reads index `%s`, which table `%s` "
 						+ "does not declare%s").formatted(coordinates, indexName, table.name(), Suggestions.orElse(indexName,
 								table.indexes().keySet(), "add `@globalIndex` or `@localIndex` to a type of that table.")));
 				return null;
@@ -176,7 +177,8 @@ final class ConnectionReader {
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
 		if (consistent && index.isPresent() && index.get().global()) {
-			this.reading.problem(Directives.argumentValue(directive, "consistentRead"), ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "consistentRead");
+			this.reading.problem(wrong, ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
 					+ "indexes eventually consistently only; remove `consistentRead`.").formatted(coordinates, indexName));
 		}
 		for (String relay : List.of("first", "after")) {

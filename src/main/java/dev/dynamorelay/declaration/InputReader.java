@@ -238,8 +238,8 @@ final class InputReader {
 			return null;
 		}
 		if (string(directive, "value") != null) {
-			this.reading.problem(Directives.argumentValue(directive, "value"), "%s has `@condition` with a `value`: on an input field the client gives the "
-				.formatted(where) + "value; a constant condition belongs on the mutation field.");
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s has `@condition` with a `value`: on an "
+				.formatted(where) + "input field the client gives the value; a constant condition belongs on the mutation field.");
 			return null;
 		}
 		Condition condition = condition(where, entity, directive, field.getName(), field.getType(), field);
@@ -389,9 +389,9 @@ final class InputReader {
 		boolean fits = (generated == Generated.NOW) ? target.type() instanceof ValueType.Timestamp
 				: target.type() instanceof ValueType.Text;
 		if (!fits) {
-			this.reading.problem(Directives.argumentValue(directive, "value"), "%s is `@generated(value: %s)`, which fills %s; `%s` is not one.".formatted(where,
-					generated, (generated == Generated.NOW) ? "a `@timestamp` field" : "a `String` or `ID` field",
-					target.name()));
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s is `@generated(value: %s)`, which fills "
+				.formatted(where, generated) + "%s; `%s` is not one.".formatted((generated == Generated.NOW)
+						? "a `@timestamp` field" : "a `String` or `ID` field", target.name()));
 			return Optional.empty();
 		}
 		return Optional.of(generated);
@@ -414,8 +414,9 @@ final class InputReader {
 			return Optional.empty();
 		}
 		if (!referenced.keyFields().contains(field.getName())) {
-			this.reading.problem(Directives.argumentValue(directive, "type"), ("%s references `%s`, whose key has no `{%s}`: the field fills the placeholder "
-					+ "of its name in the key of `%s`.").formatted(where, typeName, field.getName(), typeName));
+			this.reading.problem(Directives.argumentValue(directive, "type"), ("%s references `%s`, whose key has no "
+					+ "`{%s}`: the field fills the placeholder of its name in the key of `%s`.").formatted(where, typeName,
+							field.getName(), typeName));
 			return Optional.empty();
 		}
 		return Optional.of(referenced);

@@ -106,14 +106,16 @@ final class MutationReader {
 			Entity entity = this.reading.entities.get(named);
 			if (entity == null) {
 				if (!this.reading.isUnreadable(named)) {
-					this.reading.problem(Directives.argumentValue(directive, "type"), "`%s` writes `%s`, which is stored in no "
+					graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
+					this.reading.problem(wrong, "`%s` writes `%s`, which is stored in no "
 						.formatted(coordinates, named) + "table: give it a `@table`.%s"
 							.formatted(Suggestions.didYouMean(named, this.reading.entities.keySet())));
 				}
 				return null;
 			}
 			if (returned != null && returned != entity) {
-				this.reading.problem(Directives.argumentValue(directive, "type"), "`%s` writes `%s` but answers `%s`: answer the type it writes."
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
+				this.reading.problem(wrong, "`%s` writes `%s` but answers `%s`: answer the type it writes."
 					.formatted(coordinates, named, returned.name()));
 				return null;
 			}
@@ -206,7 +208,8 @@ final class MutationReader {
 			return value;
 		}
 		catch (RuntimeException ex) {
-			this.reading.problem(Directives.argumentValue(directive, "value"), "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "value");
+			this.reading.problem(wrong, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
 				.formatted(coordinates, text, InputReader.describe(type), condition.attribute()));
 			return null;
 		}
@@ -292,14 +295,16 @@ final class MutationReader {
 			.orElse(null);
 		if (connection == null) {
 			if (!this.reading.isFailedConnection(name)) {
-				this.reading.problem(Directives.argumentValue(directive, "connection"), ("%s is the edge of `%s`, which is no "
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
+				this.reading.problem(wrong, ("%s is the edge of `%s`, which is no "
 						+ "declared connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(where, name,
 								Suggestions.didYouMean(name, this.reading.connectionNames())));
 			}
 			return null;
 		}
 		if (!connection.nodes().contains(entity)) {
-			this.reading.problem(Directives.argumentValue(directive, "connection"), "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
+			this.reading.problem(wrong, "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
 					InputReader.fieldList(connection.nodes().stream().map(Entity::name).toList()), entity.name()));
 			return null;
 		}

@@ -125,7 +125,8 @@ final class TableReader {
 			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
-			this.reading.problem(Directives.argumentValue(key, "sortKey"), "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
+			graphql.language.Node<?> wrong = Directives.argumentValue(key, "sortKey");
+			this.reading.problem(wrong, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
 				.formatted(type.getName(), tableName));
 		}
 		if (sort.isEmpty() && sortKey.isPresent()) {
@@ -281,7 +282,8 @@ final class TableReader {
 			String name = string(directive, "index");
 			Index index = table.indexes().get(name);
 			if (index == null) {
-				this.reading.problem(Directives.argumentValue(directive, "index"), "`@indexKey` of `%s` names index `%s`, "
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
+				this.reading.problem(wrong, "`@indexKey` of `%s` names index `%s`, "
 					.formatted(type.type().getName(), name) + "which table `%s` does not declare.%s"
 						.formatted(table.name(), Suggestions.didYouMean(name, table.indexes().keySet())));
 				continue;
@@ -317,7 +319,8 @@ final class TableReader {
 		}
 		String typeName = type.type().getName();
 		if (attribute.isEmpty()) {
-			this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
 				.formatted(typeName, which, string(directive, "index"),
 						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
 			return Optional.empty();
@@ -336,20 +339,23 @@ final class TableReader {
 			.filter((field) -> field.attribute().equals(attribute.get().name()))
 			.findFirst();
 		if (holder.isPresent()) {
-			this.reading.problem(Directives.argumentValue(directive, which), ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
 					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
 							attribute.get().name(), holder.get().name(), typeName));
 			return Optional.empty();
 		}
 		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
-			this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
 				.formatted(typeName, attribute.get().name(), attribute.get().type()));
 			return Optional.empty();
 		}
 		for (String placeholder : template.placeholders()) {
 			AttributeField field = type.fields().get(placeholder);
 			if (field == null || field.type().keyType().isEmpty()) {
-				this.reading.problem(Directives.argumentValue(directive, which), "`@indexKey` template `%s` of `%s` names "
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+				this.reading.problem(wrong, "`@indexKey` template `%s` of `%s` names "
 					.formatted(template, typeName) + "`{%s}`, which is no %sfield of `%s`.%s".formatted(placeholder,
 							(field == null) ? "" : "string, number or bytes ", typeName,
 							(field == null) ? Suggestions.didYouMean(placeholder, type.fields().keySet()) : ""));

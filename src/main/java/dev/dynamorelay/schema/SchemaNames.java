@@ -179,7 +179,8 @@ final class SchemaNames {
 					.findFirst()
 					.orElse(null);
 				if (declared == null) {
-					problem((field.getSourceLocation() != null) ? field : at, "`%s` is no field of `%s` (in %s).%s".formatted(field.getName(), input.getName(), where,
+					Node<?> wrong = (field.getSourceLocation() != null) ? field : at;
+					problem(wrong, "`%s` is no field of `%s` (in %s).%s".formatted(field.getName(), input.getName(), where,
 							Suggestions.closest(field.getName(), fields)
 								.map((closest) -> " Did you mean `" + closest + "`?")
 								.orElse(" It has " + list(fields) + ".")));
