@@ -21,6 +21,7 @@ import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
 import dev.dynamorelay.declaration.Table.Index;
 import dev.dynamorelay.pagination.ConnectionDefinition;
 import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.argument;
 import static dev.dynamorelay.declaration.Directives.bool;
@@ -167,14 +168,17 @@ final class ConnectionReader {
 		if (indexName != null) {
 			index = Optional.ofNullable(table.indexes().get(indexName));
 			if (index.isEmpty()) {
-				this.reading.problem(directive, "`%s` reads index `%s`, which table `%s` does not declare: add "
-					.formatted(coordinates, indexName, table.name()) + "`@globalIndex` or `@localIndex` to a type of that table.");
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
+				this.reading.problem(wrong, ("`%s` reads index `%s`, which table `%s` "
+						+ "does not declare%s").formatted(coordinates, indexName, table.name(), Suggestions.orElse(indexName,
+								table.indexes().keySet(), "add `@globalIndex` or `@localIndex` to a type of that table.")));
 				return null;
 			}
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
 		if (consistent && index.isPresent() && index.get().global()) {
-			this.reading.problem(directive, ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "consistentRead");
+			this.reading.problem(wrong, ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
 					+ "indexes eventually consistently only; remove `consistentRead`.").formatted(coordinates, indexName));
 		}
 		for (String relay : List.of("first", "after")) {

@@ -11,6 +11,7 @@ import graphql.language.EnumValue;
 import graphql.language.FieldDefinition;
 import graphql.language.InputValueDefinition;
 import graphql.language.ListType;
+import graphql.language.Node;
 import graphql.language.NonNullType;
 import graphql.language.ObjectTypeDefinition;
 import graphql.language.StringValue;
@@ -36,6 +37,18 @@ final class Directives {
 	static Directive directive(DirectivesContainer<?> container, String name) {
 		List<Directive> directives = container.getDirectives(name);
 		return directives.isEmpty() ? null : directives.get(0);
+	}
+
+	/**
+	 * Where a directive's argument's value is written, for a problem with that value; the directive when it has
+	 * no such argument.
+	 */
+	static Node<?> argumentValue(Directive directive, String name) {
+		Argument argument = directive.getArgument(name);
+		if (argument == null) {
+			return directive;
+		}
+		return (argument.getValue().getSourceLocation() != null) ? argument.getValue() : argument;
 	}
 
 	static String string(Directive directive, String name) {

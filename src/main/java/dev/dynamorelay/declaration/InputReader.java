@@ -25,6 +25,7 @@ import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.enumValue;
@@ -172,8 +173,12 @@ final class InputReader {
 			return null;
 		}
 		if (child == null) {
-			this.reading.problem(directive, "%s creates `%s` children, which are stored in no table: give it a `@table`."
-				.formatted(where, typeName));
+			if (this.reading.isUnreadable(typeName)) {
+				return null;
+			}
+			this.reading.problem(Directives.argumentValue(directive, "type"), "%s creates `%s` children, which are stored in "
+				.formatted(where, typeName) + "no table: give it a `@table`.%s"
+					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return null;
 		}
 		if (!(unwrapNonNull(field.getType()) instanceof ListType) || object == null) {
@@ -233,8 +238,8 @@ final class InputReader {
 			return null;
 		}
 		if (string(directive, "value") != null) {
-			this.reading.problem(directive, "%s has `@condition` with a `value`: on an input field the client gives the "
-				.formatted(where) + "value; a constant condition belongs on the mutation field.");
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s has `@condition` with a `value`: on an "
+				.formatted(where) + "input field the client gives the value; a constant condition belongs on the mutation field.");
 			return null;
 		}
 		Condition condition = condition(where, entity, directive, field.getName(), field.getType(), field);
@@ -269,8 +274,10 @@ final class InputReader {
 	private InputField value(String where, Kind kind, Entity entity, InputValueDefinition field) {
 		AttributeField target = entity.fields().get(field.getName());
 		if (target == null) {
-			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name; rename it, "
-					+ "or remove it.").formatted(where, entity.name()));
+			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name%s")
+				.formatted(where, entity.name(), Suggestions.closest(field.getName(), entity.fields().keySet())
+					.map((closest) -> ". Did you mean `%s`? Otherwise rename it, or remove it.".formatted(closest))
+					.orElse("; rename it, or remove it.")));
 			return null;
 		}
 		if (entity.version().filter((version) -> version == target).isPresent()) {
@@ -382,9 +389,9 @@ final class InputReader {
 		boolean fits = (generated == Generated.NOW) ? target.type() instanceof ValueType.Timestamp
 				: target.type() instanceof ValueType.Text;
 		if (!fits) {
-			this.reading.problem(directive, "%s is `@generated(value: %s)`, which fills %s; `%s` is not one.".formatted(where,
-					generated, (generated == Generated.NOW) ? "a `@timestamp` field" : "a `String` or `ID` field",
-					target.name()));
+			this.reading.problem(Directives.argumentValue(directive, "value"), "%s is `@generated(value: %s)`, which fills "
+				.formatted(where, generated) + "%s; `%s` is not one.".formatted((generated == Generated.NOW)
+						? "a `@timestamp` field" : "a `String` or `ID` field", target.name()));
 			return Optional.empty();
 		}
 		return Optional.of(generated);
@@ -398,13 +405,18 @@ final class InputReader {
 		String typeName = string(directive, "type");
 		Entity referenced = this.reading.entities.get(typeName);
 		if (referenced == null) {
-			this.reading.problem(directive, "%s references `%s`, which is stored in no table: give it a `@table`."
-				.formatted(where, typeName));
+			if (this.reading.isUnreadable(typeName)) {
+				return Optional.empty();
+			}
+			this.reading.problem(Directives.argumentValue(directive, "type"), "%s references `%s`, which is stored in no "
+				.formatted(where, typeName) + "table: give it a `@table`.%s"
+					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return Optional.empty();
 		}
 		if (!referenced.keyFields().contains(field.getName())) {
-			this.reading.problem(directive, ("%s references `%s`, whose key has no `{%s}`: the field fills the placeholder "
-					+ "of its name in the key of `%s`.").formatted(where, typeName, field.getName(), typeName));
+			this.reading.problem(Directives.argumentValue(directive, "type"), ("%s references `%s`, whose key has no "
+					+ "`{%s}`: the field fills the placeholder of its name in the key of `%s`.").formatted(where, typeName,
+							field.getName(), typeName));
 			return Optional.empty();
 		}
 		return Optional.of(referenced);
@@ -422,11 +434,13 @@ final class InputReader {
 		boolean text = target.type() instanceof ValueType.Text;
 		boolean numeric = target.type() instanceof ValueType.Number;
 		if ((notBlank || maxBytes.isPresent()) && !text) {
-			this.reading.problem(directive, "%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
+			this.reading.problem(Directives.argumentValue(directive, notBlank ? "notBlank" : "maxBytes"),
+					"%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
 				.formatted(where, target.name()));
 		}
 		if ((min.isPresent() || max.isPresent()) && !numeric) {
-			this.reading.problem(directive, "%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
+			this.reading.problem(Directives.argumentValue(directive, min.isPresent() ? "min" : "max"),
+					"%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
 		}
 		return new Constraint(notBlank, maxBytes, min, max);
 	}
@@ -457,8 +471,11 @@ final class InputReader {
 		Node<?> at = fields.isEmpty() ? null : fields.get(0);
 		List<String> keyFields = entity.keyFields();
 		boolean byId = shape.one(InputField.Id.class).isPresent();
+		// A key field the input has, but whose own problem (e.g. its type) is reported, is not missing too.
+		Set<String> written = new java.util.HashSet<>(fields.stream().map(InputValueDefinition::getName).toList());
 		List<String> missing = keyFields.stream()
-			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name))
+			.filter((name) -> !(shape.fields().get(name) instanceof InputField.Value) && !inherited.contains(name)
+					&& !(written.contains(name) && !shape.fields().containsKey(name)))
 			.toList();
 		switch (kind) {
 			case CREATE, REPLACE -> {

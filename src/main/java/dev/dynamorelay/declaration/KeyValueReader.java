@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.argument;
 
@@ -36,7 +37,8 @@ final class KeyValueReader {
 			template = KeyTemplate.parse(source);
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem(at, ex.getMessage() + ".");
+			this.reading.problem(Directives.argumentValue(at, (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey"
+					: "partitionKey"), ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Map<String, KeyValue.Source> sources = new LinkedHashMap<>();
@@ -64,9 +66,16 @@ final class KeyValueReader {
 			String where = (parent != null) ? "no argument of `%s` and no field of `%s`".formatted(field.getName(),
 					parent.name()) : "no argument of `%s`".formatted(field.getName());
 			String templateArgument = (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey" : "partitionKey";
-			this.reading.problem(at, ("`%s` fills key `%s` from `{%s}`, but `%s` is %s: add the argument, or give `@%s(%s: ...)` "
-					+ "a template such as `\"CUSTOMER#{customerId}\"`.").formatted(coordinates, attribute, placeholder,
-							placeholder, where, at.getName(), templateArgument));
+			java.util.Set<String> names = new java.util.TreeSet<>();
+			field.getInputValueDefinitions().forEach((each) -> names.add(each.getName()));
+			if (parent != null) {
+				names.addAll(parent.fields().keySet());
+			}
+			// A template written in the directive is reported there; one that the key's name gave, at the directive.
+			this.reading.problem(Directives.argumentValue(at, templateArgument), ("`%s` fills key `%s` from `{%s}`, but `%s` "
+					+ "is %s%s").formatted(coordinates, attribute, placeholder, placeholder, where, Suggestions.orElse(
+							placeholder, names, "add the argument, or give `@%s(%s: ...)` a template such as "
+								.formatted(at.getName(), templateArgument) + "`\"CUSTOMER#{customerId}\"`.")));
 			return Optional.empty();
 		}
 		return Optional.of(new KeyValue(attribute, template, sources, keyType, maxBytes));

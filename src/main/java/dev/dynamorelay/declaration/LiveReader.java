@@ -13,6 +13,7 @@ import graphql.language.ObjectTypeDefinition;
 import graphql.schema.FieldCoordinates;
 
 import dev.dynamorelay.declaration.DeclaredSubscription.ChangeType;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.string;
@@ -52,8 +53,11 @@ final class LiveReader {
 			.findFirst()
 			.orElse(null);
 		if (connection == null) {
-			this.reading.problem(live, "`%s` keeps `%s` live, which is no declared connection (`Type.field` of a `@query` or "
-				.formatted(coordinates, name) + "`@scan` field).");
+			if (!this.reading.isFailedConnection(name)) {
+				this.reading.problem(Directives.argumentValue(live, "connection"), ("`%s` keeps `%s` live, which is no declared "
+						+ "connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(coordinates, name,
+								Suggestions.didYouMean(name, this.reading.connectionNames())));
+			}
 			return;
 		}
 		int problems = this.reading.problems.size();

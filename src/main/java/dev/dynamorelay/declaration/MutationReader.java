@@ -20,6 +20,7 @@ import dev.dynamorelay.declaration.DeclaredMutation.Input;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.enumValue;
@@ -96,18 +97,25 @@ final class MutationReader {
 	/** The type the mutation writes: {@code type}, else the type it returns (or its payload holds). */
 	private Entity entity(String coordinates, FieldDefinition field, Directive directive) {
 		String named = string(directive, "type");
+		if (this.reading.holdsUnreadable(field.getType()) || (named != null && this.reading.isUnreadable(named))) {
+			// What it writes or answers has a problem in its table or key, reported already.
+			return null;
+		}
 		Entity returned = returnedEntity(field.getType());
 		if (named != null) {
 			Entity entity = this.reading.entities.get(named);
 			if (entity == null) {
 				if (!this.reading.isUnreadable(named)) {
-					this.reading.problem(directive, "`%s` writes `%s`, which is stored in no table: give it a `@table`."
-						.formatted(coordinates, named));
+					graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
+					this.reading.problem(wrong, "`%s` writes `%s`, which is stored in no "
+						.formatted(coordinates, named) + "table: give it a `@table`.%s"
+							.formatted(Suggestions.didYouMean(named, this.reading.entities.keySet())));
 				}
 				return null;
 			}
 			if (returned != null && returned != entity) {
-				this.reading.problem(directive, "`%s` writes `%s` but answers `%s`: answer the type it writes."
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
+				this.reading.problem(wrong, "`%s` writes `%s` but answers `%s`: answer the type it writes."
 					.formatted(coordinates, named, returned.name()));
 				return null;
 			}
@@ -200,7 +208,8 @@ final class MutationReader {
 			return value;
 		}
 		catch (RuntimeException ex) {
-			this.reading.problem(directive, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "value");
+			this.reading.problem(wrong, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
 				.formatted(coordinates, text, InputReader.describe(type), condition.attribute()));
 			return null;
 		}
@@ -285,12 +294,17 @@ final class MutationReader {
 			.findFirst()
 			.orElse(null);
 		if (connection == null) {
-			this.reading.problem(directive, "%s is the edge of `%s`, which is no declared connection (`Type.field` of a "
-				.formatted(where, name) + "`@query` or `@scan` field).");
+			if (!this.reading.isFailedConnection(name)) {
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
+				this.reading.problem(wrong, ("%s is the edge of `%s`, which is no "
+						+ "declared connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(where, name,
+								Suggestions.didYouMean(name, this.reading.connectionNames())));
+			}
 			return null;
 		}
 		if (!connection.nodes().contains(entity)) {
-			this.reading.problem(directive, "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
+			this.reading.problem(wrong, "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
 					InputReader.fieldList(connection.nodes().stream().map(Entity::name).toList()), entity.name()));
 			return null;
 		}

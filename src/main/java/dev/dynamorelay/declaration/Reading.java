@@ -148,6 +148,42 @@ final class Reading {
 				.anyMatch((implemented) -> typeName(implemented).equals(typeName)));
 	}
 
+	/**
+	 * Whether {@code name} ({@code Type.field}) is a {@code @query} or {@code @scan} field that was not declared
+	 * for a problem reported already (its own, or its type's): what names it follows from that problem.
+	 */
+	boolean isFailedConnection(String name) {
+		int dot = (name != null) ? name.indexOf('.') : -1;
+		if (dot < 0) {
+			return false;
+		}
+		ObjectTypeDefinition type = objectType(name.substring(0, dot));
+		FieldDefinition field = (type != null) ? field(type, name.substring(dot + 1)) : null;
+		return field != null && (field.hasDirective("query") || field.hasDirective("scan"))
+				&& connectionNames().stream().noneMatch(name::equals);
+	}
+
+	/** The {@code Type.field} of every connection declared so far. */
+	List<String> connectionNames() {
+		return this.connections.stream()
+			.map((each) -> each.coordinates().getTypeName() + "." + each.coordinates().getFieldName())
+			.toList();
+	}
+
+	/**
+	 * Whether {@code type} is, or is a payload holding, a type whose table or key declaration has a problem: a
+	 * write of it follows from that problem.
+	 */
+	boolean holdsUnreadable(Type<?> type) {
+		String name = typeName(type);
+		if (isUnreadable(name)) {
+			return true;
+		}
+		ObjectTypeDefinition payload = objectType(name);
+		return payload != null && !this.entities.containsKey(name)
+				&& fields(payload).stream().anyMatch((field) -> isUnreadable(typeName(field.getType())));
+	}
+
 	List<ObjectTypeDefinition> objectTypes() {
 		return this.registry.getTypes(ObjectTypeDefinition.class)
 			.stream()

@@ -19,6 +19,7 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.Table.Index;
 import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.implementsNode;
@@ -98,42 +99,55 @@ final class TableReader {
 		Directive key = directive(type, "key");
 		KeyTemplate partition;
 		Optional<KeyTemplate> sort = Optional.empty();
+		// The argument whose value is read: a problem with it is reported there.
+		String reading = "partitionKey";
 		try {
 			if (key != null) {
 				partition = KeyTemplate.parse(string(key, "partitionKey"));
 				String sortTemplate = string(key, "sortKey");
 				if (sortTemplate != null) {
+					reading = "sortKey";
 					sort = Optional.of(KeyTemplate.parse(sortTemplate));
 				}
 			}
 			else {
-				partition = KeyTemplate.of(fieldOf(fields, partitionKey, type, table, "partition"));
+				partition = KeyTemplate.of(fieldOf(fields, partitionKey, type, "partition"));
 				if (sortKey.isPresent()) {
-					sort = Optional.of(KeyTemplate.of(fieldOf(fields, sortKey.get(), type, table, "sort")));
+					reading = "sortKey";
+					sort = Optional.of(KeyTemplate.of(fieldOf(fields, sortKey.get(), type, "sort")));
 				}
 			}
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem((key != null) ? key : table, ex.getMessage() + ".");
+			String message = ex.getMessage();
+			this.reading.problem(Directives.argumentValue((key != null) ? key : table, reading),
+					message.endsWith(".") ? message : message + ".");
 			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
-			this.reading.problem(key, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
+			graphql.language.Node<?> wrong = Directives.argumentValue(key, "sortKey");
+			this.reading.problem(wrong, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
 				.formatted(type.getName(), tableName));
 		}
 		if (sort.isEmpty() && sortKey.isPresent()) {
 			this.reading.problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
-		for (KeyTemplate template : sort.isPresent() ? List.of(partition, sort.get()) : List.of(partition)) {
+		Map<String, KeyTemplate> templates = new LinkedHashMap<>();
+		templates.put("partitionKey", partition);
+		sort.ifPresent((template) -> templates.put("sortKey", template));
+		for (Map.Entry<String, KeyTemplate> each : templates.entrySet()) {
+			KeyTemplate template = each.getValue();
+			graphql.language.Node<?> at = Directives.argumentValue((key != null) ? key : table, each.getKey());
 			for (String placeholder : template.placeholders()) {
 				AttributeField field = fields.get(placeholder);
 				if (field == null) {
-					this.reading.problem((key != null) ? key : table, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`."
-						.formatted(template, type.getName(), placeholder, type.getName()));
+					this.reading.problem(at, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`.%s"
+						.formatted(template, type.getName(), placeholder, type.getName(),
+								Suggestions.didYouMean(placeholder, fields.keySet())));
 				}
 				else if (field.type().keyType().isEmpty()) {
-					this.reading.problem((key != null) ? key : table, "`%s.%s` is in a key but is neither a string, a number nor bytes."
+					this.reading.problem(at, "`%s.%s` is in a key but is neither a string, a number nor bytes."
 						.formatted(type.getName(), placeholder));
 				}
 			}
@@ -148,15 +162,16 @@ final class TableReader {
 
 	/** The field that holds key attribute {@code attribute} (named so, or by {@code @attribute}). */
 	private String fieldOf(Map<String, AttributeField> fields, String attribute, ObjectTypeDefinition type,
-			Directive table, String which) {
+			String which) {
 		for (AttributeField field : fields.values()) {
 			if (field.attribute().equals(attribute)) {
 				return field.name();
 			}
 		}
-		throw new IllegalArgumentException(("`%s` has no field for the table's %s key `%s`: add a field `%s` "
-				+ "(or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`")
-			.formatted(type.getName(), which, attribute, attribute, attribute));
+		throw new IllegalArgumentException("`%s` has no field for the table's %s key `%s`%s".formatted(type.getName(), which,
+				attribute, Suggestions.orElse(attribute, fields.values().stream().map(AttributeField::attribute).toList(),
+						"add a field `%s` (or one with `@attribute(name: \"%s\")`), or give the key's template with `@key`."
+							.formatted(attribute, attribute))));
 	}
 
 	private void declareTable(String name, List<Declared> types) {
@@ -267,8 +282,10 @@ final class TableReader {
 			String name = string(directive, "index");
 			Index index = table.indexes().get(name);
 			if (index == null) {
-				this.reading.problem(directive, "`@indexKey` of `%s` names index `%s`, which table `%s` does not declare."
-					.formatted(type.type().getName(), name, table.name()));
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
+				this.reading.problem(wrong, "`@indexKey` of `%s` names index `%s`, "
+					.formatted(type.type().getName(), name) + "which table `%s` does not declare.%s"
+						.formatted(table.name(), Suggestions.didYouMean(name, table.indexes().keySet())));
 				continue;
 			}
 			if (keys.containsKey(name)) {
@@ -302,7 +319,8 @@ final class TableReader {
 		}
 		String typeName = type.type().getName();
 		if (attribute.isEmpty()) {
-			this.reading.problem(directive, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
 				.formatted(typeName, which, string(directive, "index"),
 						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
 			return Optional.empty();
@@ -312,7 +330,7 @@ final class TableReader {
 			template = KeyTemplate.parse(source);
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem(directive, ex.getMessage() + ".");
+			this.reading.problem(Directives.argumentValue(directive, which), ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Optional<AttributeField> holder = type.fields()
@@ -321,22 +339,26 @@ final class TableReader {
 			.filter((field) -> field.attribute().equals(attribute.get().name()))
 			.findFirst();
 		if (holder.isPresent()) {
-			this.reading.problem(directive, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
 					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
 							attribute.get().name(), holder.get().name(), typeName));
 			return Optional.empty();
 		}
 		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
-			this.reading.problem(directive, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
+			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+			this.reading.problem(wrong, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
 				.formatted(typeName, attribute.get().name(), attribute.get().type()));
 			return Optional.empty();
 		}
 		for (String placeholder : template.placeholders()) {
 			AttributeField field = type.fields().get(placeholder);
 			if (field == null || field.type().keyType().isEmpty()) {
-				this.reading.problem(directive, "`@indexKey` template `%s` of `%s` names `{%s}`, which is no %sfield of `%s`."
-					.formatted(template, typeName, placeholder, (field == null) ? "" : "string, number or bytes ",
-							typeName));
+				graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
+				this.reading.problem(wrong, "`@indexKey` template `%s` of `%s` names "
+					.formatted(template, typeName) + "`{%s}`, which is no %sfield of `%s`.%s".formatted(placeholder,
+							(field == null) ? "" : "string, number or bytes ", typeName,
+							(field == null) ? Suggestions.didYouMean(placeholder, type.fields().keySet()) : ""));
 				return Optional.empty();
 			}
 		}

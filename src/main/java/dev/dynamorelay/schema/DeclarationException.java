@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The declarations cannot be served as written: every problem found, each with its file, line and
+ * The declarations cannot be served as written: every problem found, each with its file, line, column and
  * what to change. The server does not start.
  */
 public class DeclarationException extends RuntimeException {
@@ -25,7 +25,8 @@ public class DeclarationException extends RuntimeException {
 		return heading + " (" + problems.size() + ((problems.size() == 1) ? " problem" : " problems") + "):\n"
 				+ problems.stream()
 					.sorted(Comparator.comparing((Problem problem) -> problem.location().file())
-						.thenComparingInt((problem) -> problem.location().line()))
+						.thenComparingInt((problem) -> problem.location().line())
+						.thenComparingInt((problem) -> problem.location().column()))
 					.map((problem) -> "  " + problem)
 					.collect(Collectors.joining("\n"));
 	}

@@ -1,8 +1,6 @@
 package dev.dynamorelay.schema;
 
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +12,12 @@ import java.util.Map;
 
 import graphql.GraphQLError;
 import graphql.language.SourceLocation;
+import graphql.language.Document;
+import graphql.parser.InvalidSyntaxException;
 import graphql.parser.MultiSourceReader;
+import graphql.parser.Parser;
+import graphql.parser.ParserEnvironment;
+import graphql.parser.ParserOptions;
 import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.UnExecutableSchemaGenerator;
@@ -99,7 +102,9 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 
 	/**
 	 * The merged schema with generated Connection types, checked as graphql-java checks a schema.
-	 * @throws DeclarationException listing every syntax and schema error with its file and line
+	 * @throws DeclarationException listing every syntax and schema error with its file, line and column: a syntax
+	 * error says what was expected and what was found, an undefined directive, argument or type the defined
+	 * name it is closest to
 	 */
 	public TypeDefinitionRegistry parse() {
 		TypeDefinitionRegistry registry = new TypeDefinitionRegistry();
@@ -107,13 +112,25 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 		Map<String, Resource> all = new LinkedHashMap<>();
 		all.put("dynamo-relay.graphqls", this.language);
 		all.putAll(this.files);
+		List<Document> documents = new ArrayList<>();
 		for (Map.Entry<String, Resource> file : all.entrySet()) {
-			try (Reader reader = new InputStreamReader(file.getValue().getInputStream(), StandardCharsets.UTF_8)) {
-				registry.merge(new SchemaParser()
-					.parse(MultiSourceReader.newMultiSourceReader().reader(reader, file.getKey()).build()));
+			String text = null;
+			try {
+				text = file.getValue().getContentAsString(StandardCharsets.UTF_8);
+				// Parsed as graphql-java's SchemaParser parses, with the parser's own exception, which says where a
+				// syntax error is and what was found there.
+				Document document = Parser.parse(ParserEnvironment.newParserEnvironment()
+					.document(MultiSourceReader.newMultiSourceReader().string(text, file.getKey()).build())
+					.parserOptions(ParserOptions.getDefaultSdlParserOptions())
+					.build());
+				documents.add(document);
+				registry.merge(new SchemaParser().buildRegistry(document));
+			}
+			catch (InvalidSyntaxException syntax) {
+				problems.add(SyntaxProblems.of(syntax, text, file.getKey()));
 			}
 			catch (SchemaProblem problem) {
-				problems.addAll(problems(problem, file.getKey()));
+				problems.addAll(problems(problem, file.getKey(), List.of()));
 			}
 			catch (IOException ex) {
 				problems.add(new Problem(new Location(file.getKey(), 0), "cannot be read: " + ex.getMessage()));
@@ -121,11 +138,13 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 		}
 		if (problems.isEmpty()) {
 			new GeneratedConnections().configure(registry);
+			List<Problem> names = SchemaNames.check(registry, documents);
+			problems.addAll(names);
 			try {
 				UnExecutableSchemaGenerator.makeUnExecutableSchema(registry);
 			}
 			catch (SchemaProblem problem) {
-				problems.addAll(problems(problem, "(schema)"));
+				problems.addAll(problems(problem, "(schema)", names));
 			}
 			catch (InvalidSchemaException invalid) {
 				// Checks of the built schema (a non-repeatable directive applied twice, e.g. once in an `extend`).
@@ -140,13 +159,21 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 		return registry;
 	}
 
-	private static List<Problem> problems(SchemaProblem problem, String file) {
+	/**
+	 * graphql-java's problems, but those of a kind {@link SchemaNames} reports better when it has reported
+	 * {@code names}.
+	 */
+	private static List<Problem> problems(SchemaProblem problem, String file, List<Problem> names) {
 		List<Problem> problems = new ArrayList<>();
 		for (GraphQLError error : problem.getErrors()) {
+			if (!names.isEmpty() && SchemaNames.replaces(error)) {
+				continue;
+			}
 			List<SourceLocation> locations = error.getLocations();
 			SourceLocation at = (locations != null && !locations.isEmpty()) ? locations.get(0) : null;
 			Location location = (at != null)
-					? new Location((at.getSourceName() != null) ? at.getSourceName() : file, at.getLine())
+					? new Location((at.getSourceName() != null) ? at.getSourceName() : file, at.getLine(),
+							Math.max(at.getColumn(), 0))
 					: new Location(file, 0);
 			problems.add(new Problem(location, error.getMessage()));
 		}

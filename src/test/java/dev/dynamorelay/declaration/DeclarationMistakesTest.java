@@ -12,7 +12,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 import dev.dynamorelay.schema.DeclarationException;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.Location;
 import dev.dynamorelay.schema.SchemaFiles;
 import dev.dynamorelay.schema.SchemaProperties;
@@ -236,8 +235,35 @@ class DeclarationMistakesTest {
 		Files.writeString(items, itemsSchema);
 		DeclarationException failure = failureOf("file:" + this.dir + "/");
 		assertThat(failure.problems()).hasSize(2);
-		assertThat(failure.problems()).extracting(Problem::location)
+		assertThat(failure.problems()).extracting((problem) -> new Location(problem.location().file(), problem.location().line()))
 			.containsExactlyInAnyOrder(new Location(name(users), 3), new Location(name(items), line(itemsSchema, "items(pk")));
+	}
+
+	// ---- where each problem is reported
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource
+	void everyProblemIsAtALineAndColumnOfItsFile(String file) {
+		SchemaFiles files = SchemaFiles.resolve("classpath:mistakes/declaration/" + file, new PathMatchingResourcePatternResolver());
+		String name = files.files().keySet().iterator().next();
+		DeclarationException failure = org.assertj.core.api.Assertions.catchThrowableOfType(DeclarationException.class,
+				() -> DeclarationReader.read(files.parse(), ""));
+		assertThat(failure).as(file).isNotNull();
+		assertThat(failure.problems()).as(failure.getMessage()).allSatisfy((problem) -> {
+			assertThat(problem.location().file()).isEqualTo(name);
+			assertThat(problem.location().line()).isPositive();
+			assertThat(problem.location().column()).isPositive();
+			assertThat(failure.getMessage()).contains("\n  " + name + ":" + problem.location().line() + ":"
+					+ problem.location().column() + ": " + problem.message());
+		});
+	}
+
+	static List<String> everyProblemIsAtALineAndColumnOfItsFile() {
+		return List.of("schema-files", "tables", "connections", "arguments", "lookups", "mutations", "mutation-inputs",
+				"versions-and-index-keys", "several")
+			.stream()
+			.flatMap((folder) -> MistakeFile.in("declaration/" + folder).stream().map((each) -> folder + "/" + each))
+			.toList();
 	}
 
 	// ---- valid schemas stay valid

@@ -32,12 +32,14 @@ import static org.assertj.core.api.Assertions.fail;
  * # expect: `Query.users` is a `@lookup` of one item
  * # and: return the type, not a list
  * # line: 12
+ * # column: 3
  * </pre>
  *
  * Each {@code # expect:} is one problem, with a fragment of its message; {@code # and:} adds a fragment to it,
- * {@code # line:} the line of this file it is reported at (the file is then checked too). The problems
- * reported are exactly those expected, in the order of their lines (problems of one line in the order
- * reported). In a fragment, {@code {file}} stands for the name this file's problems are reported under. An
+ * {@code # line:} the line of this file it is reported at (the file is then checked too), {@code # column:} its
+ * column on that line (what is wrong: a directive's {@code @}, an argument, a value). The problems
+ * reported are exactly those expected, in the order of their lines and columns (problems at one place in the
+ * order reported). In a fragment, {@code {file}} stands for the name this file's problems are reported under. An
  * optional {@code # report: ...} is how the whole report starts. Any other comment line ends the header
  * with a failure, so that a misspelt expectation cannot pass unchecked.
  *
@@ -59,8 +61,9 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 	 *
 	 * @param fragments parts its message contains
 	 * @param line the line it is reported at, if the file says
+	 * @param column the column it is reported at, if the file says
 	 */
-	public record Expected(List<String> fragments, OptionalInt line) {
+	public record Expected(List<String> fragments, OptionalInt line, OptionalInt column) {
 	}
 
 	/** The names of the schema files in {@code mistakes/folder}, for a {@code @MethodSource}. */
@@ -88,6 +91,7 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 		List<Expected> expected = new ArrayList<>();
 		List<String> fragments = null;
 		OptionalInt line = OptionalInt.empty();
+		OptionalInt column = OptionalInt.empty();
 		Optional<String> report = Optional.empty();
 		for (String header : text.lines().takeWhile((each) -> each.startsWith("#")).toList()) {
 			int colon = header.indexOf(": ");
@@ -96,10 +100,11 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 			switch (key) {
 				case "# expect" -> {
 					if (fragments != null) {
-						expected.add(new Expected(fragments, line));
+						expected.add(new Expected(fragments, line, column));
 					}
 					fragments = new ArrayList<>(List.of(value));
 					line = OptionalInt.empty();
+					column = OptionalInt.empty();
 				}
 				case "# and" -> {
 					assertThat(fragments).as("%s: `# and:` before any `# expect:`", name).isNotNull();
@@ -110,12 +115,17 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 					assertThat(line).as("%s: two `# line:` for one `# expect:`", name).isEmpty();
 					line = OptionalInt.of(Integer.parseInt(value));
 				}
+				case "# column" -> {
+					assertThat(line).as("%s: `# column:` before its `# line:`", name).isPresent();
+					assertThat(column).as("%s: two `# column:` for one `# expect:`", name).isEmpty();
+					column = OptionalInt.of(Integer.parseInt(value));
+				}
 				case "# report" -> report = Optional.of(value);
-				default -> fail("%s: `%s` is none of `# expect:`, `# and:`, `# line:` and `# report:`", name, header);
+				default -> fail("%s: `%s` is none of `# expect:`, `# and:`, `# line:`, `# column:` and `# report:`", name, header);
 			}
 		}
 		assertThat(fragments).as("%s begins with no `# expect:`", name).isNotNull();
-		expected.add(new Expected(fragments, line));
+		expected.add(new Expected(fragments, line, column));
 		return new MistakeFile(folder, name, List.copyOf(expected), report);
 	}
 
@@ -129,7 +139,8 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 		List<Problem> problems = failure.problems()
 			.stream()
 			.sorted(Comparator.comparing((Problem problem) -> problem.location().file())
-				.thenComparingInt((problem) -> problem.location().line()))
+				.thenComparingInt((problem) -> problem.location().line())
+				.thenComparingInt((problem) -> problem.location().column()))
 			.toList();
 		assertThat(problems).as("the problems of %s, as reported:%n%s", file, failure.getMessage())
 			.hasSameSizeAs(this.expected);
@@ -138,8 +149,15 @@ public record MistakeFile(String folder, String name, List<Expected> expected, O
 			Expected expected = this.expected.get(i);
 			if (expected.line().isPresent()) {
 				int line = expected.line().getAsInt();
-				assertThat(problem.location()).as("where: %s", problem).isEqualTo(new Location(file, line));
-				assertThat(problem.toString()).startsWith(file + ":" + line + ": ");
+				assertThat(problem.location().file()).as("where: %s", problem).isEqualTo(file);
+				assertThat(problem.location().line()).as("where: %s", problem).isEqualTo(line);
+				assertThat(problem.toString()).startsWith(file + ":" + line + ":");
+			}
+			if (expected.column().isPresent()) {
+				int column = expected.column().getAsInt();
+				assertThat(problem.location()).as("where: %s", problem)
+					.isEqualTo(new Location(file, expected.line().getAsInt(), column));
+				assertThat(problem.toString()).startsWith(file + ":" + expected.line().getAsInt() + ":" + column + ": ");
 			}
 			String[] fragments = expected.fragments()
 				.stream()

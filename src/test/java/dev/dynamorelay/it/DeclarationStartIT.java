@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The server started as a command (its main class in a JVM of its own) with broken schema files: it
- * exits with a non-zero status after one readable report of every problem, each at its file and line,
- * and no stack trace.
+ * exits with a non-zero status after one readable report of every problem, each at its file, line and
+ * column, and no stack trace.
  */
 class DeclarationStartIT {
 
@@ -56,18 +56,18 @@ class DeclarationStartIT {
 		assertThat(run.exitCode()).as(run.output()).isNotZero();
 		assertThat(run.output()).contains("APPLICATION FAILED TO START",
 				"The schema's declarations cannot be served (3 problems):",
-				"\n  " + schema + ":3: `Query.users` is a Scan, which reads in DynamoDB's order only: remove `order`.\n",
-				"\n  " + schema + ":4: `Query.user` fills key `userId` from `{userId}`, but `userId` is no argument of "
+				"\n  " + schema + ":3:36: `Query.users` is a Scan, which reads in DynamoDB's order only: remove `order`.\n",
+				"\n  " + schema + ":4:27: `Query.user` fills key `userId` from `{userId}`, but `userId` is no argument of "
 						+ "`user`: add the argument, or give `@lookup(partitionKey: ...)` a template such as "
 						+ "`\"CUSTOMER#{customerId}\"`.\n",
-				"\n  " + schema + ":12: `User.posts(since:)` is `String`, but sort key `postedAt` is N: declare it as "
+				"\n  " + schema + ":12:9: `User.posts(since:)` is `String`, but sort key `postedAt` is N: declare it as "
 						+ "`Int`, `Long`, `Float` or `Decimal`.\n",
 				"Change the schema files (dynamo-relay.schema.locations) or the tables as each line says, then start again.");
 		assertNoStackTrace(run);
 	}
 
 	@Test
-	void aSyntaxErrorEndsTheProcessWithItsFileAndLine() throws Exception {
+	void aSyntaxErrorEndsTheProcessWithItsFileLineAndColumnInWords() throws Exception {
 		Path schema = write("syntax.graphqls", """
 				type Query {
 				  node(id: ID!): Node
@@ -82,7 +82,31 @@ class DeclarationStartIT {
 		Run run = run("--dynamo-relay.schema.locations=file:" + schema);
 		assertThat(run.exitCode()).as(run.output()).isNotZero();
 		assertThat(run.output()).contains("APPLICATION FAILED TO START",
-				"The schema files are not a valid GraphQL schema (1 problem):", "\n  " + schema + ":8: Invalid syntax");
+				"The schema files are not a valid GraphQL schema (1 problem):",
+				"\n  " + schema + ":8:16: syntax error: expected `}`, a name or a string, found `=`.\n");
+		assertThat(run.output()).doesNotContain("offending token");
+		assertNoStackTrace(run);
+	}
+
+	@Test
+	void aMisspeltDirectiveEndsTheProcessWithWhereItIsWrittenAndTheOneMeant() throws Exception {
+		Path schema = write("misspelt.graphqls", """
+				type Query {
+				  node(id: ID!): Node
+				  users(first: Int, after: String): UserConnection!
+				    @qurey
+				}
+
+				type User implements Node @table(name: "Users", partitionKey: "userId") {
+				  id: ID!
+				  userId: String!
+				}
+				""");
+		Run run = run("--dynamo-relay.schema.locations=file:" + schema);
+		assertThat(run.exitCode()).as(run.output()).isNotZero();
+		assertThat(run.output()).contains("APPLICATION FAILED TO START",
+				"The schema files are not a valid GraphQL schema (1 problem):", "\n  " + schema + ":4:5: `@qurey` is no "
+						+ "directive of the declaration language or of the schema. Did you mean `@query`?\n");
 		assertNoStackTrace(run);
 	}
 

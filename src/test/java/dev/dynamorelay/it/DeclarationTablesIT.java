@@ -209,7 +209,7 @@ class DeclarationTablesIT {
 				problem(file, "@table(name: \"Ghosts\"", "table `Ghosts` does not exist at " + at + ": create it, or "
 						+ "start with dynamo-relay.tables.create=true to have it created from the declarations."));
 		for (Problem problem : failure.problems()) {
-			assertThat(failure.getMessage()).contains("\n  " + file + ":" + problem.location().line() + ": " + problem.message());
+			assertThat(failure.getMessage()).contains("\n  " + problem.location() + ": " + problem.message());
 		}
 	}
 
@@ -325,8 +325,7 @@ class DeclarationTablesIT {
 				""";
 		Path schema = write("notes.graphqls", text);
 		DeclarationException failure = startFailure(schema, false);
-		int line = (int) text.substring(0, text.indexOf("@globalIndex")).chars().filter((c) -> c == '\n').count() + 1;
-		assertThat(failure.problems()).containsExactly(new Problem(new Location(schema.toString(), line),
+		assertThat(failure.problems()).containsExactly(new Problem(location(schema.toString(), text, "@globalIndex"),
 				"`Query.notes(saying:)` filters on `text`, which global index `ByOwner` of `Notes` does not project "
 						+ "(INCLUDE), so it would match nothing: add `text` to the index's projection, or make it ALL."));
 	}
@@ -364,8 +363,7 @@ class DeclarationTablesIT {
 				+ "\n-----END PUBLIC KEY-----\n");
 		DeclarationException failure = startFailure(schema, false,
 				"--spring.security.oauth2.resourceserver.jwt.public-key-location=file:" + key);
-		int line = (int) text.substring(0, text.indexOf("type Note")).chars().filter((c) -> c == '\n').count() + 1;
-		assertThat(failure.problems()).containsExactly(new Problem(new Location(schema.toString(), line),
+		assertThat(failure.problems()).containsExactly(new Problem(location(schema.toString(), text, "type Note"),
 				"`Query.notes` must serve only the caller's `Note` items by a filter on `author`, which global index "
 						+ "`ByTag` does not project, so it would match nothing: add `author` to the index's projection, or "
 						+ "make it ALL."));
@@ -473,8 +471,15 @@ class DeclarationTablesIT {
 		int at = schema.indexOf(snippet);
 		assertThat(at).as(snippet).isNotNegative();
 		assertThat(schema.indexOf(snippet, at + 1)).as(snippet).isNegative();
-		return new Problem(new Location(file, (int) schema.substring(0, at).chars().filter((c) -> c == '\n').count() + 1),
-				message);
+		return new Problem(location(file, schema, snippet), message);
+	}
+
+	/** Where {@code snippet} starts in {@code schema}, the text of {@code file}: its line and column. */
+	private static Location location(String file, String schema, String snippet) {
+		int at = schema.indexOf(snippet);
+		assertThat(at).as(snippet).isNotNegative();
+		return new Location(file, (int) schema.substring(0, at).chars().filter((c) -> c == '\n').count() + 1,
+				at - schema.lastIndexOf('\n', at - 1));
 	}
 
 }
