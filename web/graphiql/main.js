@@ -8,7 +8,9 @@ import { createRoot } from 'react-dom/client';
 import { GraphiQL } from 'graphiql';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 
-const DEFAULT_QUERY = `# One user's purchases, a Relay cursor connection read
+// The sample's ready query: used while the sample schema is served. For any other schema the server's
+// description (/pages/connections.json) holds a ready query on one of its own root connections.
+const SAMPLE_QUERY = `# One user's purchases, a Relay cursor connection read
 # from DynamoDB, five at a time.
 #
 # Run it (the play button or Ctrl/Cmd+Enter), then copy
@@ -39,9 +41,14 @@ query Purchases($after: String) {
 }
 `;
 
-const DEFAULT_VARIABLES = `{
+const SAMPLE_VARIABLES = `{
   "after": null
 }`;
+
+// When the server does not describe its schema (introspection closed) or has no root connection.
+const NO_READY_QUERY = `# The server describes no connection to start with: write a query,
+# with the Docs (introspection) when they are open.
+`;
 
 // Same origin: the schema (Docs) comes from introspecting /graphql.
 const fetcher = createGraphiQLFetcher({ url: '/graphql' });
@@ -57,12 +64,29 @@ function isFirstVisit() {
   }
 }
 
+/** The ready query and its variables for the schema served. */
+async function readyQuery() {
+  try {
+    const response = await fetch('/pages/connections.json', { headers: { accept: 'application/json' } });
+    if (!response.ok) return { query: NO_READY_QUERY, variables: '{}' };
+    const served = await response.json();
+    if (served.sample) return { query: SAMPLE_QUERY, variables: SAMPLE_VARIABLES };
+    if (!served.readyQuery) return { query: NO_READY_QUERY, variables: '{}' };
+    return { query: served.readyQuery, variables: served.readyVariables };
+  } catch {
+    return { query: NO_READY_QUERY, variables: '{}' };
+  }
+}
+
+const firstVisit = isFirstVisit();
+const ready = await readyQuery();
+
 createRoot(document.getElementById('graphiql')).render(
   createElement(GraphiQL, {
     fetcher,
-    defaultQuery: DEFAULT_QUERY,
-    defaultTabs: [{ query: DEFAULT_QUERY, variables: DEFAULT_VARIABLES }],
-    initialVariables: isFirstVisit() ? DEFAULT_VARIABLES : undefined,
+    defaultQuery: ready.query,
+    defaultTabs: [{ query: ready.query, variables: ready.variables }],
+    initialVariables: firstVisit ? ready.variables : undefined,
     defaultEditorToolsVisibility: 'variables',
   }),
 );

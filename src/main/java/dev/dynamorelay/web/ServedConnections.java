@@ -400,7 +400,7 @@ public record ServedConnections(boolean sample, String readyQuery, String readyV
 			.append(connection.nodeSelection())
 			.append(" } } pageInfo { hasNextPage endCursor } } }");
 		// graphql-java's printer lays the document out, one field a line, as GraphiQL's prettify would.
-		return query.append(AstPrinter.printAst(Parser.parse(document.toString()))).append('\n').toString();
+		return query.append(AstPrinter.printAst(Parser.parse(document.toString())).strip()).append('\n').toString();
 	}
 
 	/** The ready query's variables: a plausible value for each required argument, and {@code after}. */
