@@ -53,37 +53,65 @@ const NO_READY_QUERY = `# The server describes no connection to start with: writ
 // Same origin: the schema (Docs) comes from introspecting /graphql.
 const fetcher = createGraphiQLFetcher({ url: '/graphql' });
 
-// GraphiQL keeps the user's tabs in localStorage ("graphiql:tabState"). On a first visit there
-// are none: start with the paging example and its variables (GraphiQL 5 shows a default tab's
-// query but not its variables, hence initialVariables). Later visits restore the user's tabs.
-function isFirstVisit() {
-  try {
-    return window.localStorage.getItem('graphiql:tabState') === null;
-  } catch {
-    return true;
-  }
-}
-
-/** The ready query and its variables for the schema served. */
+/** The ready query and its variables for the schema served, and the key its tabs are stored under. */
 async function readyQuery() {
+  const none = { query: NO_READY_QUERY, variables: '{}', schema: 'none' };
   try {
     const response = await fetch('/pages/connections.json', { headers: { accept: 'application/json' } });
-    if (!response.ok) return { query: NO_READY_QUERY, variables: '{}' };
+    if (!response.ok) return none;
     const served = await response.json();
-    if (served.sample) return { query: SAMPLE_QUERY, variables: SAMPLE_VARIABLES };
-    if (!served.readyQuery) return { query: NO_READY_QUERY, variables: '{}' };
-    return { query: served.readyQuery, variables: served.readyVariables };
+    if (served.sample) return { query: SAMPLE_QUERY, variables: SAMPLE_VARIABLES, schema: 'sample' };
+    const schema = `own-${hash(served.connections.map((c) => `${c.field}:${c.type}`).sort().join(','))}`;
+    if (!served.readyQuery) return { ...none, schema };
+    return { query: served.readyQuery, variables: served.readyVariables, schema };
   } catch {
-    return { query: NO_READY_QUERY, variables: '{}' };
+    return none;
   }
 }
 
-const firstVisit = isFirstVisit();
+/** A short, stable text of a string (FNV-1a, 32 bits). */
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * GraphiQL's storage (tabs, history) under a key of the schema served, so that tabs written against the
+ * sample do not come back on another schema (whose ready query they would hide), and the reverse. The
+ * roots connections' names and types make the key: a schema keeps its tabs while its other fields change.
+ */
+function storageFor(schema) {
+  const prefix = `dynamo-relay:${schema}:`;
+  let local;
+  try {
+    local = window.localStorage;
+  } catch {
+    return undefined;
+  }
+  const own = () => Object.keys(local).filter((key) => key.startsWith(prefix));
+  return {
+    getItem: (key) => local.getItem(prefix + key),
+    setItem: (key, value) => local.setItem(prefix + key, value),
+    removeItem: (key) => local.removeItem(prefix + key),
+    clear: () => own().forEach((key) => local.removeItem(key)),
+    get length() {
+      return own().length;
+    },
+  };
+}
+
 const ready = await readyQuery();
+const storage = storageFor(ready.schema);
+// On a first visit there are no stored tabs: start with the paging example and its variables (GraphiQL 5
+// shows a default tab's query but not its variables, hence initialVariables). Later visits restore the
+// user's tabs.
+const firstVisit = !storage || storage.getItem('graphiql:tabState') === null;
 
 createRoot(document.getElementById('graphiql')).render(
   createElement(GraphiQL, {
     fetcher,
+    storage,
     defaultQuery: ready.query,
     defaultTabs: [{ query: ready.query, variables: ready.variables }],
     initialVariables: firstVisit ? ready.variables : undefined,
