@@ -203,9 +203,8 @@ public record ServedConnections(boolean sample, String readyQuery, String readyV
 			.findFirst();
 		SortField sort = declared.map(ServedConnections::sortField).orElse(null);
 		boolean descending = declared.flatMap(DeclaredConnection::orderArgument)
-			.map(field::getArgument)
-			.filter(GraphQLArgument::hasSetDefaultValue)
-			.map((order) -> String.valueOf(order.getArgumentDefaultValue().getValue()).contains("DESC"))
+			.flatMap((order) -> arguments.stream().filter((argument) -> argument.name().equals(order)).findFirst())
+			.map((order) -> "DESC".equals(order.defaultValue()))
 			.orElse(false);
 		Live live = declared.flatMap((connection) -> declarations.subscriptions()
 			.stream()

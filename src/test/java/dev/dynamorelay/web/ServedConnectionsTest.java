@@ -105,6 +105,31 @@ class ServedConnectionsTest {
 		assertValid(schema, served.readyQuery());
 	}
 
+	@Test
+	void aConnectionWhoseDefaultOrderIsDescendingSaysSo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+			throws java.io.IOException {
+		java.nio.file.Files.writeString(dir.resolve("notes.graphqls"), """
+				type Note implements Node @table(name: "Notes", partitionKey: "board", sortKey: "at") {
+				  id: ID!
+				  board: String!
+				  at: Int!
+				  text: String
+				}
+				type NoteConnection { edges: [NoteEdge!]! pageInfo: PageInfo! }
+				type NoteEdge { cursor: String! node: Note! }
+				type Query {
+				  node(id: ID!): Node
+				  latest(board: String!, first: Int, after: String, last: Int, before: String,
+				         order: SortOrder = DESC): NoteConnection! @query
+				}
+				""");
+		String location = "file:" + dir + "/";
+		ServedConnections.Connection latest = served(location, schema(location)).connections().get(0);
+		assertThat(latest.descending()).isTrue();
+		assertThat(latest.sortField()).isEqualTo("at");
+		assertThat(latest.sortNumeric()).isTrue();
+	}
+
 	private static String literal(ServedConnections.Argument argument) {
 		return switch (argument.input()) {
 			case "integer", "number" -> "1";
