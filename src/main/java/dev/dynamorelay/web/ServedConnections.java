@@ -258,7 +258,9 @@ public record ServedConnections(boolean sample, String readyQuery, String readyV
 	static String selection(GraphQLSchema schema, GraphQLNamedType node) {
 		Map<String, String> seen = new LinkedHashMap<>();
 		if (node instanceof GraphQLObjectType object) {
-			return leaves(object, seen);
+			String leaves = leaves(object, seen);
+			// A node of object fields only: a selection must select something.
+			return leaves.isEmpty() ? "__typename" : leaves;
 		}
 		List<GraphQLObjectType> members;
 		String own = "";
