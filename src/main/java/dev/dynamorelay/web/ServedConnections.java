@@ -376,17 +376,20 @@ public record ServedConnections(boolean sample, String readyQuery, String readyV
 	static String readyQuery(Connection connection) {
 		List<Argument> required = connection.arguments().stream().filter(Argument::required).toList();
 		StringBuilder query = new StringBuilder();
-		query.append("# ").append(connection.field()).append(": a Relay cursor connection read from DynamoDB,\n")
-			.append("# ").append(READY_PAGE).append(" at a time.\n#\n");
+		// Lines of at most some 50 characters: what GraphiQL's editor shows without scrolling on a laptop.
+		query.append("# ").append(connection.field()).append(": a Relay cursor connection read\n")
+			.append("# from DynamoDB, ").append(READY_PAGE).append(" at a time.\n#\n");
 		if (!required.isEmpty()) {
-			query.append("# Give ")
+			query.append("# Set ")
 				.append(required.stream().map((argument) -> "\"" + argument.name() + "\"").collect(Collectors.joining(", ")))
-				.append(" in the variables below a value of yours.\n");
+				.append(" in the variables below\n# to ").append(required.size() == 1 ? "a value" : "values")
+				.append(" of yours.\n#\n");
 		}
-		query.append("# Run it (the play button or Ctrl/Cmd+Enter), then copy\n")
-			.append("# pageInfo.endCursor from the result into the \"after\"\n")
-			.append("# variable below and run it again for the next page.\n")
-			.append("# Repeat until hasNextPage is false. Cursors are signed and\n")
+		query.append("# Run it (the play button or Ctrl/Cmd+Enter),\n")
+			.append("# then copy pageInfo.endCursor from the result\n")
+			.append("# into the \"after\" variable below and run it\n")
+			.append("# again for the next page. Repeat until\n")
+			.append("# hasNextPage is false. Cursors are signed and\n")
 			.append("# only valid for the same connection and arguments.\n");
 		String name = Character.toUpperCase(connection.field().charAt(0)) + connection.field().substring(1);
 		StringBuilder document = new StringBuilder("query ").append(name).append("(");
