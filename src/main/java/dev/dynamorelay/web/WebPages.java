@@ -7,14 +7,20 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.graphql.execution.GraphQlSource;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.error.ErrorCode;
+import dev.dynamorelay.metrics.AnsweredErrors;
 
 /**
  * Serves the pages built from {@code web/}: at {@code /} the sample's purchases page when the sample schema is
@@ -51,14 +57,36 @@ class WebPages implements WebMvcConfigurer {
 		Resource home = served.sample() ? PURCHASES : CONNECTIONS;
 		RouterFunctions.Builder routes = RouterFunctions.route()
 			.GET("/", (request) -> page(home))
-			.HEAD("/", (request) -> page(home));
+			.HEAD("/", (request) -> page(home))
+			.OPTIONS("/", WebPages::options)
+			.route(RequestPredicates.path("/"), WebPages::otherMethod);
 		if (graphQl.getSchema().getIntrospection().isEnabled()) {
-			routes.GET(DESCRIPTION, (request) -> ServerResponse.ok()
-				.contentType(MediaType.APPLICATION_JSON)
-				.cacheControl(CacheControl.noCache())
-				.body(served));
+			routes.GET(DESCRIPTION, (request) -> description(served))
+				.HEAD(DESCRIPTION, (request) -> description(served))
+				.OPTIONS(DESCRIPTION, WebPages::options)
+				.route(RequestPredicates.path(DESCRIPTION), WebPages::otherMethod);
 		}
 		return routes.build();
+	}
+
+	private static ServerResponse description(ServedConnections served) {
+		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).cacheControl(CacheControl.noCache()).body(served);
+	}
+
+	private static ServerResponse options(ServerRequest request) {
+		return ServerResponse.ok().allow(HttpMethod.GET, HttpMethod.HEAD).build();
+	}
+
+	/** 405 with the methods the path takes, in the shape and with the code of every other refusal. */
+	private static ServerResponse otherMethod(ServerRequest request) {
+		String path = request.path();
+		ErrorCode code = ErrorCode.INVALID_ARGUMENT;
+		AnsweredErrors.count(code);
+		return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED)
+			.allow(HttpMethod.GET, HttpMethod.HEAD)
+			.contentType(ErrorResponses.contentType(path))
+			.body(ErrorResponses.body(path, HttpStatus.METHOD_NOT_ALLOWED, code,
+					"%s is not served; `%s` takes GET, HEAD.".formatted(request.method().name(), path)));
 	}
 
 	private static ServerResponse page(Resource page) {

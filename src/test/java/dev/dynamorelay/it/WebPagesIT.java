@@ -1,5 +1,9 @@
 package dev.dynamorelay.it;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +37,7 @@ class WebPagesIT extends IntegrationTest {
 	@Test
 	void theConnectionsPageAndGraphiqlFollowTheServedSchema() throws Exception {
 		assertThat(servesSample()).as("the pages' schema, not the sample").isFalse();
+		assertRoutes();
 		String chromium = WebClientsIT.chromium();
 		if (chromium == null) {
 			String message = "\n*** NO CHROMIUM FOUND (looked for $CHROMIUM, /usr/bin/chromium, /usr/bin/chromium-browser): "
@@ -86,6 +91,35 @@ class WebPagesIT extends IntegrationTest {
 		assertThat(exit).as("the pages' browser test; see target/web-tests/pages.log").isZero();
 		assertThat(OUT.resolve("screenshots").resolve("connections-live.png")).exists();
 		assertThat(OUT.resolve("screenshots").resolve("graphiql-own-schema.png")).exists();
+	}
+
+	/** The description and / take GET and HEAD (OPTIONS says so); any other method is 405 INVALID_ARGUMENT. */
+	private void assertRoutes() throws Exception {
+		HttpClient http = HttpClient.newHttpClient();
+		for (String path : List.of("/", "/pages/connections.json")) {
+			URI uri = URI.create("http://127.0.0.1:" + this.port + path);
+			HttpResponse<String> get = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(get.statusCode()).as(path).isEqualTo(200);
+			HttpResponse<String> head = http.send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody())
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(head.statusCode()).as(path).isEqualTo(200);
+			HttpResponse<String> options = http.send(HttpRequest.newBuilder(uri)
+				.method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(options.statusCode()).as(path).isEqualTo(200);
+			assertThat(options.headers().firstValue("allow")).as(path).hasValue("GET,HEAD");
+			for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+				HttpResponse<String> refused = http.send(HttpRequest.newBuilder(uri)
+					.method(method, HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+				assertThat(refused.statusCode()).as(method + " " + path).isEqualTo(405);
+				assertThat(refused.headers().firstValue("allow")).as(method + " " + path).hasValue("GET,HEAD");
+				assertThat(refused.body()).as(method + " " + path).contains("\"code\":\"INVALID_ARGUMENT\"",
+						method + " is not served; `" + path + "` takes GET, HEAD.");
+			}
+		}
+		String description = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port
+				+ "/pages/connections.json")).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+		assertThat(description).contains("\"sample\":false", "\"field\":\"booksByAuthor\"",
+				"\"live\":{\"field\":\"bookChanges\"");
 	}
 
 	private static Map<String, AttributeValue> book(String author, long published, String title) {
