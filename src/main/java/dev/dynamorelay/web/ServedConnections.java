@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -17,9 +16,7 @@ import graphql.schema.GraphQLFieldDefinition;
 import graphql.schema.GraphQLFieldsContainer;
 import graphql.schema.GraphQLInputType;
 import graphql.schema.GraphQLInterfaceType;
-import graphql.schema.GraphQLList;
 import graphql.schema.GraphQLNamedType;
-import graphql.schema.GraphQLNonNull;
 import graphql.schema.GraphQLObjectType;
 import graphql.schema.GraphQLOutputType;
 import graphql.schema.GraphQLScalarType;
@@ -419,14 +416,13 @@ public record ServedConnections(boolean sample, String readyQuery, String readyV
 	}
 
 	private static String plausible(Argument argument) {
-		String value = switch (argument.input()) {
+		return switch (argument.input()) {
 			case "integer", "number" -> "0";
 			case "boolean" -> "false";
 			case "enum" -> argument.values().isEmpty() ? "null" : "\"" + argument.values().get(0) + "\"";
 			case "json" -> argument.type().startsWith("[") ? "[]" : "{}";
 			default -> "\"" + argument.name() + "-1\"";
 		};
-		return Objects.requireNonNull(value);
 	}
 
 }
