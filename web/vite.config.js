@@ -4,9 +4,11 @@ import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-// Two pages, both served by the Spring Boot server from web/dist/:
-//   dist/index.html          -> /            (Apollo Client infinite scroll)
+// Three pages, served by the Spring Boot server from web/dist/ (dev.dynamorelay.web.WebPages):
+//   dist/purchases.html      -> /            while the sample schema is served (Apollo Client infinite scroll, live)
+//   dist/connections.html    -> /            for any other schema (its root connections, paged and live)
 //   dist/graphiql/index.html -> /graphiql    (GraphiQL 5, Monaco workers bundled)
+// With `npm run dev`, open /purchases.html or /connections.html.
 // Everything (JS, CSS, fonts, web workers) is emitted under dist/assets/: no CDN, no request
 // leaves the server's origin.
 export default defineConfig({
@@ -20,7 +22,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 5000,
     rolldownOptions: {
       input: {
-        main: resolve(root, 'index.html'),
+        purchases: resolve(root, 'purchases.html'),
+        connections: resolve(root, 'connections.html'),
         graphiql: resolve(root, 'graphiql/index.html'),
       },
       // React libraries inside GraphiQL start with "use client" (meaningless in a browser bundle).
@@ -33,6 +36,6 @@ export default defineConfig({
   worker: { format: 'es' },
   server: {
     // `npm run dev` against a server started on another port, e.g. DEV_GRAPHQL_ORIGIN=http://127.0.0.1:8191
-    proxy: { '/graphql': { target: process.env.DEV_GRAPHQL_ORIGIN || 'http://127.0.0.1:8191', ws: true } },
+    proxy: { '/pages': process.env.DEV_GRAPHQL_ORIGIN || 'http://127.0.0.1:8191', '/graphql': { target: process.env.DEV_GRAPHQL_ORIGIN || 'http://127.0.0.1:8191', ws: true } },
   },
 });

@@ -166,7 +166,7 @@ async function visit(page, path) {
   const { baseUrl } = requireSetup();
   const response = await page.goto(`${baseUrl}${path}`);
   assert.ok(response?.ok(), `GET ${path} answered ${response?.status()}: the server must serve `
-    + 'web/dist/index.html at / and web/dist/graphiql/index.html at /graphiql');
+    + 'web/dist/purchases.html at / (the sample served) and web/dist/graphiql/index.html at /graphiql');
 }
 
 const listIds = (page) => page.$$eval('#purchase-list > [data-id]', (items) => items.map((item) => item.dataset.id));
@@ -176,6 +176,8 @@ test('infinite scroll: shows every purchase of the fixture user exactly once, in
   const { page, context, requests, pageErrors, assertNoForeignRequests, assertNoPageFetchedTwice } = await openPage(t, { width: 1280, height: 860 });
   try {
     await visit(page, '/');
+    // The sample is served: / is the purchases page, not the page of any schema's connections.
+    assert.equal(await page.title(), 'dynamo-relay · purchases');
     await pickUser(page, fixtures.userId);
     await page.locator('#status[data-state="idle"], #status[data-state="end"]').waitFor({ state: 'attached' });
 

@@ -108,7 +108,8 @@ class WebClientsIT extends IntegrationTest {
 			.toList();
 	}
 
-	private static String chromium() {
+	/** Debian's Chromium ($CHROMIUM first), or null when there is none. */
+	static String chromium() {
 		String configured = System.getenv("CHROMIUM");
 		for (String candidate : new String[] { configured, "/usr/bin/chromium", "/usr/bin/chromium-browser" }) {
 			if (candidate != null && new File(candidate).canExecute()) {
@@ -118,7 +119,8 @@ class WebClientsIT extends IntegrationTest {
 		return null;
 	}
 
-	private static int npm(List<String> arguments, Map<String, String> environment, Path log) throws Exception {
+	/** Runs {@code npm --silent <arguments>} in web/, its output to {@code log} and the console; its exit code. */
+	static int npm(List<String> arguments, Map<String, String> environment, Path log) throws Exception {
 		List<String> command = new ArrayList<>(List.of("npm", "--silent"));
 		command.addAll(arguments);
 		ProcessBuilder builder = new ProcessBuilder(command).directory(WEB.toFile())
