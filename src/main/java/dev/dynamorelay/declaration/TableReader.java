@@ -348,8 +348,8 @@ final class TableReader {
 			return null;
 		}
 		if (!given.containsKey("in") && !given.containsKey("notIn") && !given.containsKey("exists")) {
-			this.reading.problem(object, ("`@indexKey` of `%s` for index `%s` has a `when` condition on `%s` that gives no "
-					+ "`in`, `notIn` or `exists`: say which values put an item in the index.").formatted(typeName, index, name));
+			this.reading.problem(object, ("`@indexKey` of `%s` for index `%s`: `when` on `%s` gives no `in`, `notIn` or "
+					+ "`exists`: say which values put an item in the index.").formatted(typeName, index, name));
 			return null;
 		}
 		Optional<List<AttributeValue>> in = values(type, index, field,
