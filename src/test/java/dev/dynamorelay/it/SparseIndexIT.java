@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +147,66 @@ class SparseIndexIT extends IntegrationTest {
 			assertThat(changed).containsEntry("kind", "UPDATED");
 			assertThat(node(changed)).containsEntry("orderId", "w0");
 		}
+	}
+
+	@Test
+	void updatesRacingOnTheStatusAndOnAKeyPartLeaveTheIndexKeysTrue() throws Exception {
+		String customer = customer();
+		String id = createOrder(customer, "r1", "open");
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			// One writer opens and ships the order, the other moves its placedAt: each update that reads what the other
+			// writes must see its read still hold when it writes, or try again.
+			CompletableFuture<List<String>> statuses = CompletableFuture.supplyAsync(() -> codes(customer, id, "status",
+					(i) -> (i % 2 == 0) ? "shipped" : "open"), pool);
+			CompletableFuture<List<String>> times = CompletableFuture.supplyAsync(() -> codes(customer, id, "placedAt",
+					(i) -> "2020-01-01T00:00:%02d.000Z".formatted(i)), pool);
+			List<String> codes = new ArrayList<>(statuses.get(60, TimeUnit.SECONDS));
+			codes.addAll(times.get(60, TimeUnit.SECONDS));
+			assertThat(codes).as("an update that kept meeting changes gives up as CONFLICT, never writes wrong keys")
+				.allMatch("CONFLICT"::equals);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		for (String last : List.of("open", "shipped")) {
+			// Whichever the races left, a last update of each kind must keep the keys true.
+			update(id, Map.of("status", last));
+			Map<String, AttributeValue> order = stored(customer, "r1");
+			if (last.equals("open")) {
+				assertThat(order).containsEntry("openPK", AttributeValue.fromS("OPEN#" + customer))
+					.containsEntry("openSK", order.get("placedAt"));
+			}
+			else {
+				assertThat(order).doesNotContainKeys("openPK", "openSK");
+			}
+		}
+	}
+
+	/**
+	 * The codes of the errors of 30 updates of one field of order {@code r1}, one after another, each followed by
+	 * a check of its index keys against its status and placedAt as stored.
+	 */
+	private List<String> codes(String customer, String id, String field, java.util.function.IntFunction<String> value) {
+		List<String> codes = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			Map<String, Object> input = Map.of("id", id, field, value.apply(i));
+			Http.Answer updated = this.http.post(null,
+					"mutation($input: UpdateOrderInput!) { updateOrder(input: $input) { orderId } }", Map.of("input", input))
+				.clean();
+			updated.codes().forEach((code) -> codes.add(String.valueOf(code)));
+			Map<String, AttributeValue> order = stored(customer, "r1");
+			AttributeValue status = order.get("status");
+			boolean belongs = status != null && List.of("open", "pending").contains(status.s());
+			if (belongs) {
+				assertThat(order.get("openSK")).as("an open order's sort key in the index is its placedAt, after %s", input)
+					.isEqualTo(order.get("placedAt"));
+			}
+			else {
+				assertThat(order).as("a shipped order is in no index, after %s", input).doesNotContainKeys("openPK", "openSK");
+			}
+		}
+		return codes;
 	}
 
 	/** A new customer of the test's own. */
