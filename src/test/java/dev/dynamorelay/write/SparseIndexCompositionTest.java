@@ -14,10 +14,13 @@ import dev.dynamorelay.declaration.Entity.AttributeField;
 import dev.dynamorelay.declaration.KeyTemplate;
 import dev.dynamorelay.declaration.Table;
 import dev.dynamorelay.declaration.ValueType;
+import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.schema.Location;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * How a write composes the key attributes of a sparse index whose {@code @indexKey} has a {@code when}: an order
@@ -149,6 +152,22 @@ class SparseIndexCompositionTest {
 		Entity.Membership flagged = new Entity.Membership("flag", Optional.empty(), Optional.empty(), Optional.of(true));
 		assertThat(flagged.holds(AttributeValue.fromBool(false))).isTrue();
 		assertThat(flagged.holds(null)).isFalse();
+	}
+
+	@Test
+	void aSeparatorIsEachWholeRunOfConstantTextOfAComposedTemplate() {
+		assertThat(KeyTemplate.parse("CUSTOMER#{customerId}#ORDER#{orderId}").separators())
+			.containsExactly("CUSTOMER#", "#ORDER#");
+		assertThat(KeyTemplate.parse("{placedAt}").separators()).isEmpty();
+		Map<String, AttributeValue> hashed = Map.of("customerId", AttributeValue.fromS("a#b"), "orderId",
+				AttributeValue.fromS("o1"));
+		assertThat(ItemComposer.compose(ORDER, KeyTemplate.parse("CUSTOMER#{customerId}"), KeyAttribute.string("PK"),
+				hashed, "input", 2048)).hasValue(AttributeValue.fromS("CUSTOMER#a#b"));
+		assertThatExceptionOfType(InvalidArgumentException.class)
+			.isThrownBy(() -> ItemComposer.compose(ORDER, KeyTemplate.parse("{customerId}#{orderId}"),
+					KeyAttribute.string("PK"), hashed, "input", 2048))
+			.withMessage("`input.customerId` must not contain `#`: the key `{customerId}#{orderId}` separates its parts with it.");
+		assertThatIllegalArgumentException().isThrownBy(() -> KeyTemplate.parse("{customerId}{orderId}"));
 	}
 
 	private static Map<String, AttributeValue> keyAnd(String field, String value) {
