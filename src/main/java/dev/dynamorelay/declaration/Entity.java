@@ -45,8 +45,72 @@ public record Entity(String name, Table table, KeyTemplate partition, Optional<K
 	 * @param index the index
 	 * @param partition the template of the index's partition key, when it is no field of the type
 	 * @param sort the template of the index's sort key, when it has one that is no field of the type
+	 * @param when the conditions on the item's fields that must all hold for it to be in the index
+	 * ({@code @indexKey(when:)}); none: every item whose templates can be filled is
 	 */
-	public record IndexKey(Table.Index index, Optional<KeyTemplate> partition, Optional<KeyTemplate> sort) {
+	public record IndexKey(Table.Index index, Optional<KeyTemplate> partition, Optional<KeyTemplate> sort,
+			List<Membership> when) {
+
+		public IndexKey {
+			when = List.copyOf(when);
+		}
+
+		public IndexKey(Table.Index index, Optional<KeyTemplate> partition, Optional<KeyTemplate> sort) {
+			this(index, partition, sort, List.of());
+		}
+
+		/** The fields the templates and the conditions read, each once. */
+		public java.util.Set<String> fields() {
+			java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+			this.partition.ifPresent((template) -> fields.addAll(template.placeholders()));
+			this.sort.ifPresent((template) -> fields.addAll(template.placeholders()));
+			this.when.forEach((condition) -> fields.add(condition.field()));
+			return fields;
+		}
+
+		/** Whether an item with these stored values (by field name; a missing one has none) meets every condition. */
+		public boolean belongs(java.util.function.Function<String, AttributeValue> values) {
+			return this.when.stream().allMatch((condition) -> condition.holds(values.apply(condition.field())));
+		}
+
+	}
+
+	/**
+	 * One condition of {@code @indexKey(when:)} on a field's stored value.
+	 *
+	 * @param field the field's name
+	 * @param in the values one of which the field must hold, if given
+	 * @param notIn the values none of which the field may hold, if given (a field without a value holds none)
+	 * @param exists whether the field must have a value (or must not), if given
+	 */
+	public record Membership(String field, Optional<List<AttributeValue>> in, Optional<List<AttributeValue>> notIn,
+			Optional<Boolean> exists) {
+
+		/** Whether a stored value ({@code null}: none) meets the condition. */
+		public boolean holds(AttributeValue value) {
+			boolean present = value != null && !Boolean.TRUE.equals(value.nul());
+			if (this.exists.isPresent() && this.exists.get() != present) {
+				return false;
+			}
+			if (this.in.isPresent() && (!present || this.in.get().stream().noneMatch((each) -> same(each, value)))) {
+				return false;
+			}
+			return this.notIn.isEmpty() || !present || this.notIn.get().stream().noneMatch((each) -> same(each, value));
+		}
+
+		/** Equal stored values: numbers by their value ({@code 3} and {@code 3.0}), anything else as DynamoDB compares it. */
+		private static boolean same(AttributeValue expected, AttributeValue stored) {
+			if (expected.n() != null && stored.n() != null) {
+				try {
+					return new java.math.BigDecimal(expected.n()).compareTo(new java.math.BigDecimal(stored.n())) == 0;
+				}
+				catch (NumberFormatException ex) {
+					return false;
+				}
+			}
+			return expected.equals(stored);
+		}
+
 	}
 
 	/** The value this type's items hold in the table's type attribute, when the table has one. */

@@ -305,7 +305,12 @@ final class TableReader {
 			if (partition.isEmpty() && sort.isEmpty()) {
 				continue; // each template's problem is reported already
 			}
-			keys.put(name, new Entity.IndexKey(index, partition, sort));
+			List<Entity.Membership> when = new IndexMembershipReader(this.reading).when(type.type().getName(), type.fields(),
+					directive);
+			if (when == null) {
+				continue;
+			}
+			keys.put(name, new Entity.IndexKey(index, partition, sort, when));
 		}
 		return keys;
 	}

@@ -61,23 +61,35 @@ final class ItemComposer {
 	}
 
 	/**
-	 * The index key attributes the type's {@code @indexKey} templates fill, each with its value; an index whose
-	 * templates cannot all be filled (a placeholder without a value) has all of them empty, so that the item is
-	 * left out of it whole.
+	 * The index key attributes the type's {@code @indexKey} templates fill, each with its value; an index the
+	 * item does not belong in ({@code when} does not hold) or whose templates cannot all be filled (a
+	 * placeholder without a value) has all of them empty, so that the item is left out of it whole.
 	 */
 	static Map<String, Optional<AttributeValue>> indexKeys(Entity entity, Map<String, AttributeValue> values,
 			String where) {
 		Map<String, Optional<AttributeValue>> keys = new LinkedHashMap<>();
 		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
-			Table.Index index = indexKey.index();
-			Map<String, Optional<AttributeValue>> ofIndex = new LinkedHashMap<>();
-			indexKey.partition().ifPresent((template) -> ofIndex.put(index.partitionKey().name(),
-					compose(entity, template, index.partitionKey(), values, where, KeyValue.MAX_PARTITION_KEY_BYTES)));
-			indexKey.sort().ifPresent((template) -> ofIndex.put(index.sortKey().orElseThrow().name(),
-					compose(entity, template, index.sortKey().orElseThrow(), values, where, KeyValue.MAX_SORT_KEY_BYTES)));
-			boolean whole = ofIndex.values().stream().allMatch(Optional::isPresent);
-			ofIndex.forEach((attribute, value) -> keys.put(attribute, whole ? value : Optional.empty()));
+			keys.putAll(indexKey(entity, indexKey, values, where));
 		}
+		return keys;
+	}
+
+	/** The key attributes of one index, as {@link #indexKeys} composes them. */
+	private static Map<String, Optional<AttributeValue>> indexKey(Entity entity, Entity.IndexKey indexKey,
+			Map<String, AttributeValue> values, String where) {
+		Table.Index index = indexKey.index();
+		// An item outside the index has no key of it to check: a shipped order's values need not fit the open ones' key.
+		boolean belongs = indexKey.belongs(values::get);
+		Map<String, Optional<AttributeValue>> ofIndex = new LinkedHashMap<>();
+		indexKey.partition().ifPresent((template) -> ofIndex.put(index.partitionKey().name(), belongs
+				? compose(entity, template, index.partitionKey(), values, where, KeyValue.MAX_PARTITION_KEY_BYTES)
+				: Optional.empty()));
+		indexKey.sort().ifPresent((template) -> ofIndex.put(index.sortKey().orElseThrow().name(), belongs
+				? compose(entity, template, index.sortKey().orElseThrow(), values, where, KeyValue.MAX_SORT_KEY_BYTES)
+				: Optional.empty()));
+		boolean whole = ofIndex.values().stream().allMatch(Optional::isPresent);
+		Map<String, Optional<AttributeValue>> keys = new LinkedHashMap<>();
+		ofIndex.forEach((attribute, value) -> keys.put(attribute, whole ? value : Optional.empty()));
 		return keys;
 	}
 
@@ -225,53 +237,71 @@ final class ItemComposer {
 		return AttributeValue.fromB(SdkBytes.fromByteArray(value));
 	}
 
-	/** The placeholders of the indexes an update touches whose values it neither gives nor has in the key. */
+	/**
+	 * The fields of the indexes an update touches (a placeholder or a {@code when} field given or cleared) whose
+	 * values it neither gives nor has in the key, and which decide the index's key attributes after the write:
+	 * none for an index the update takes the item out of whatever the rest holds (a placeholder cleared, or a
+	 * {@code when} that the values known already fail and the unknown ones cannot make hold).
+	 */
 	static List<String> unknownPlaceholders(Entity entity, Set<String> changed, Set<String> cleared,
 			Map<String, AttributeValue> known) {
 		Set<String> unknown = new java.util.LinkedHashSet<>();
 		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
-			List<String> placeholders = new ArrayList<>();
-			indexKey.partition().ifPresent((template) -> placeholders.addAll(template.placeholders()));
-			indexKey.sort().ifPresent((template) -> placeholders.addAll(template.placeholders()));
-			if (placeholders.stream().noneMatch((name) -> changed.contains(name) || cleared.contains(name))
-					|| placeholders.stream().anyMatch(cleared::contains)) {
+			if (!touched(indexKey, changed, cleared) || placeholders(indexKey).stream().anyMatch(cleared::contains)) {
 				continue;
 			}
-			placeholders.stream().filter((name) -> !known.containsKey(name)).forEach(unknown::add);
+			if (leaves(indexKey, known, cleared)) {
+				continue;
+			}
+			indexKey.fields()
+				.stream()
+				.filter((name) -> !known.containsKey(name) && !cleared.contains(name))
+				.forEach(unknown::add);
 		}
 		return List.copyOf(unknown);
 	}
 
+	/** Whether a condition of the index fails on a field whose value is known (given or in the key) or cleared. */
+	private static boolean leaves(Entity.IndexKey indexKey, Map<String, AttributeValue> known, Set<String> cleared) {
+		return indexKey.when()
+			.stream()
+			.anyMatch((condition) -> (known.containsKey(condition.field()) || cleared.contains(condition.field()))
+					&& !condition.holds(known.get(condition.field())));
+	}
+
+	/** Whether an update that gives {@code changed} and clears {@code cleared} may change the item's place in the index. */
+	private static boolean touched(Entity.IndexKey indexKey, Set<String> changed, Set<String> cleared) {
+		return indexKey.fields().stream().anyMatch((name) -> changed.contains(name) || cleared.contains(name));
+	}
+
+	private static List<String> placeholders(Entity.IndexKey indexKey) {
+		List<String> placeholders = new ArrayList<>();
+		indexKey.partition().ifPresent((template) -> placeholders.addAll(template.placeholders()));
+		indexKey.sort().ifPresent((template) -> placeholders.addAll(template.placeholders()));
+		return placeholders;
+	}
+
 	/**
-	 * The index key attributes of every index whose templates the update touches: composed again, or removed
-	 * (the item leaves the index) when a template can no longer be filled.
+	 * The index key attributes of every index whose templates or {@code when} fields the update touches: SET
+	 * when the item is in the index after the write (it enters, or its key changes), REMOVEd when it is not (it
+	 * leaves: its {@code when} no longer holds, or a template can no longer be filled).
+	 * @param values the item's values after the write, by field name: the key's, the given ones and those read
 	 */
 	static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
 			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
-		Map<String, Optional<AttributeValue>> composed = indexKeys(entity, values,
-				input.where().isEmpty() ? "input" : input.where());
+		String where = input.where().isEmpty() ? "input" : input.where();
 		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
-			List<KeyTemplate> templates = new ArrayList<>();
-			indexKey.partition().ifPresent(templates::add);
-			indexKey.sort().ifPresent(templates::add);
-			boolean touched = templates.stream()
-				.flatMap((template) -> template.placeholders().stream())
-				.anyMatch((name) -> changed.contains(name) || cleared.contains(name));
-			if (!touched) {
+			if (!touched(indexKey, changed, cleared)) {
 				continue;
 			}
-			List<String> attributes = new ArrayList<>();
-			indexKey.partition().ifPresent((template) -> attributes.add(indexKey.index().partitionKey().name()));
-			indexKey.sort().ifPresent((template) -> attributes.add(indexKey.index().sortKey().orElseThrow().name()));
-			for (String attribute : attributes) {
-				Optional<AttributeValue> value = composed.get(attribute);
+			indexKey(entity, indexKey, values, where).forEach((attribute, value) -> {
 				if (value.isPresent()) {
 					expressions.set(attribute, value.get());
 				}
 				else {
 					expressions.remove(attribute);
 				}
-			}
+			});
 		}
 	}
 
