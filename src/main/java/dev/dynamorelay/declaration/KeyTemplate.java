@@ -118,13 +118,43 @@ public record KeyTemplate(String source, List<Part> parts) {
 	}
 
 	/**
-	 * The placeholders' values in {@code key} when they read back only one way: empty also when a value
-	 * holds a separator of the template, so that another split of the key could give other values.
+	 * The placeholders' values in {@code key} when they read back only one way: empty also when a value could
+	 * not have been written ({@link #refusal}), so that another split of the key could give other values.
 	 */
 	public Optional<Map<String, String>> matchExactly(String key) {
-		return match(key).filter((values) -> values.values()
+		return match(key).filter((values) -> values.entrySet()
 			.stream()
-			.noneMatch((value) -> separators().stream().anyMatch(value::contains)));
+			.allMatch((value) -> refusal(value.getKey(), value.getValue()).isEmpty()));
+	}
+
+	/**
+	 * Why {@code value} cannot stand for {@code placeholder} in a composed key, in words that end a sentence
+	 * beginning with the value's name; empty when it can. A key reads back as the values it was made of only when
+	 * no value holds a separator, and none ends with the beginning of the separator after it: with
+	 * {@code CUSTOMER#{customerId}#ORDER#{orderId}}, customerId {@code a#ORDER} and orderId {@code #x} make
+	 * {@code CUSTOMER#a#ORDER#ORDER##x}, which reads back as customerId {@code a}.
+	 */
+	public Optional<String> refusal(String placeholder, String value) {
+		for (String separator : separators()) {
+			if (value.contains(separator)) {
+				return Optional.of("must not contain `%s`: the key `%s` separates its parts with it."
+					.formatted(separator, this.source));
+			}
+		}
+		for (int p = 0; p + 1 < this.parts.size(); p++) {
+			Part part = this.parts.get(p);
+			if (part.isConstant() || !part.text().equals(placeholder)) {
+				continue;
+			}
+			String next = this.parts.get(p + 1).text();
+			for (int length = next.length() - 1; length > 0; length--) {
+				if (value.endsWith(next.substring(0, length))) {
+					return Optional.of("must not end with `%s`: in the key `%s` it is followed by `%s`, and the key "
+						.formatted(next.substring(0, length), this.source, next) + "would not read back as written.");
+				}
+			}
+		}
+		return Optional.empty();
 	}
 
 	/** The number of constant characters: a longer one is the more specific match. */

@@ -62,12 +62,9 @@ public record KeyValue(String attribute, KeyTemplate template, Map<String, Sourc
 				if (text == null || text.isEmpty()) {
 					throw new InvalidArgumentException("`%s` must not be empty.".formatted(source.name()));
 				}
-				for (String separator : this.template.separators()) {
-					if (text.contains(separator)) {
-						throw new InvalidArgumentException(("`%s` must not contain `%s`: the key `%s` separates its "
-								+ "parts with it.").formatted(source.name(), separator, this.template));
-					}
-				}
+				this.template.refusal(name, text).ifPresent((refusal) -> {
+					throw new InvalidArgumentException("`%s` %s".formatted(source.name(), refusal));
+				});
 			}
 			else {
 				AttributeValue value = parentValue(source, parent);

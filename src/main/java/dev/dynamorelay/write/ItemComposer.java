@@ -141,12 +141,9 @@ final class ItemComposer {
 				throw new InvalidArgumentException("`%s.%s` must not be empty: it is a part of the key `%s`."
 					.formatted(where, name, template));
 			}
-			for (String separator : template.separators()) {
-				if (text.contains(separator)) {
-					throw new InvalidArgumentException(("`%s.%s` must not contain `%s`: the key `%s` separates its parts "
-							+ "with it.").formatted(where, name, separator, template));
-				}
-			}
+			template.refusal(name, text).ifPresent((refusal) -> {
+				throw new InvalidArgumentException("`%s.%s` %s".formatted(where, name, refusal));
+			});
 			return text;
 		});
 		if (!missing.isEmpty()) {

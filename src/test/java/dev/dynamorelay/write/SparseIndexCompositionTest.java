@@ -170,6 +170,17 @@ class SparseIndexCompositionTest {
 		assertThatIllegalArgumentException().isThrownBy(() -> KeyTemplate.parse("{customerId}{orderId}"));
 	}
 
+	/** customerId `a#ORDER` and orderId `#x` would make a key that reads back as customerId `a`. */
+	@Test
+	void aValueEndingWithTheBeginningOfTheNextSeparatorIsRefused() {
+		Map<String, AttributeValue> overlapping = Map.of("customerId", AttributeValue.fromS("a#ORDER"), "orderId",
+				AttributeValue.fromS("#x"));
+		assertThatExceptionOfType(InvalidArgumentException.class)
+			.isThrownBy(() -> ItemComposer.compose(ORDER, KeyTemplate.parse("CUSTOMER#{customerId}#ORDER#{orderId}"),
+					KeyAttribute.string("PK"), overlapping, "input", 2048))
+			.withMessageStartingWith("`input.customerId` must not end with `#ORDER`");
+	}
+
 	private static Map<String, AttributeValue> keyAnd(String field, String value) {
 		Map<String, AttributeValue> known = new HashMap<>(Map.of("customerId", AttributeValue.fromS("c1"), "orderId",
 				AttributeValue.fromS("o1")));
