@@ -1,0 +1,165 @@
+package dev.dynamorelay.check;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+import dev.dynamorelay.access.AccessRulesReader;
+import dev.dynamorelay.cli.Commands;
+import dev.dynamorelay.declaration.DeclarationReader;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.TablesProperties;
+import dev.dynamorelay.dynamodb.DynamoDbConfiguration;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.StartupCalls;
+import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.ParsedSchema;
+import dev.dynamorelay.schema.SchemaFiles;
+import dev.dynamorelay.schema.SchemaProperties;
+import dev.dynamorelay.tables.TableSetup;
+
+/**
+ * {@code java -jar dynamo-relay.jar check [--property=value...]}: reads the schema files as the server's start
+ * reads them ({@link ParsedSchema}, {@link DeclarationReader}, {@link AccessRulesReader}) and, when
+ * {@code dynamo-relay.dynamodb.endpoint} is set, compares them with the tables there as the start does
+ * ({@link TableSetup#check}, which only lists and describes tables: it never creates or changes one), and
+ * prints every problem at its file and line.
+ *
+ * <p>A Spring context of the properties alone (and DynamoDB's client when there is an endpoint), without a web
+ * server, Spring MVC or GraphQL: the declare-and-try loop's quick answer, a second or two where a start takes
+ * several.
+ */
+@Command(name = "check", sortOptions = false,
+		customSynopsis = { "java -jar dynamo-relay.jar check [--dynamo-relay.schema.locations=...]",
+				"    [--dynamo-relay.dynamodb.endpoint=URL|aws] [--dynamo-relay.tables.prefix=...]" },
+		header = "Checks the schema files, and the tables at an endpoint, as a start would, without starting.",
+		description = { "%nReads the schema files as the server does and prints every problem at its file and line; "
+				+ "with dynamo-relay.dynamodb.endpoint set, also compares every declared table, key, index and stream "
+				+ "with the tables there (ListTables and DescribeTable only: nothing is created or changed).", "" },
+		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
+		footer = { "  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
+				"  --dynamo-relay.dynamodb.endpoint=...  where the tables are (unset: the schema alone)",
+				"  --dynamo-relay.tables.prefix=...      the prefix of the tables' names" },
+		exitCodeListHeading = "%nExit codes:%n",
+		exitCodeList = { "0:no problem", "1:problems, each on standard output at its file and line",
+				"2:a usage mistake (an argument that is not a property)" })
+public final class CheckCommand implements Callable<Integer> {
+
+	// A check answers within seconds: an endpoint that does not answer is not waited for as a start waits.
+	private static final String[] DEFAULTS = Commands.defaults("dynamo-relay.tables.create=false",
+			"dynamo-relay.dynamodb.startup.timeout=10s", "dynamo-relay.dynamodb.startup.call-timeout=5s");
+
+	@Mixin
+	private Commands.Help help;
+
+	@Spec
+	private CommandSpec spec;
+
+	@Unmatched
+	private List<String> properties = new ArrayList<>();
+
+	private CheckCommand() {
+	}
+
+	/**
+	 * Checks and prints the report to {@link System#out}.
+	 * @return 0 without a problem, 1 with problems, 2 for an argument that is not a property
+	 */
+	public static int run(String... args) {
+		return Commands.execute(new CheckCommand(), args);
+	}
+
+	@Override
+	public Integer call() {
+		String[] args = Commands.properties(this.spec, this.properties).toArray(String[]::new);
+		return Commands.run("check", (out, err) -> check(args, out));
+	}
+
+	private static int check(String[] args, PrintStream out) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Context.class).web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.registerShutdownHook(false)
+			.properties(DEFAULTS)
+			.run(args);
+		try {
+			return check(context, out);
+		}
+		finally {
+			out.flush();
+			// Closing DynamoDB's client waits out its event loops' quiet period (about two seconds) after the report is
+			// out: the process ends without waiting for it, a caller in the same JVM gets its threads back meanwhile.
+			Thread closing = new Thread(context::close, "check-close");
+			closing.setDaemon(true);
+			closing.start();
+		}
+	}
+
+	private static int check(ConfigurableApplicationContext context, PrintStream out) {
+		String prefix = context.getBean(TablesProperties.class).prefix();
+		Declarations declarations;
+		ParsedSchema schema;
+		try {
+			schema = ParsedSchema.parse(SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context));
+			declarations = DeclarationReader.read(schema.registry(), prefix);
+			AccessRulesReader.read(schema.registry(), declarations);
+		}
+		catch (DeclarationException problems) {
+			out.println(problems.getMessage());
+			return 1;
+		}
+		String served = "%d declared types in %d tables from %s".formatted(declarations.entities().size(),
+				declarations.tables().size(), String.join(", ", schema.files().files().keySet()));
+		DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
+		if (dynamo.embedded()) {
+			out.println(served + ": no problem (tables not compared: dynamo-relay.dynamodb.endpoint is not set).");
+			return 0;
+		}
+		StartupCalls calls = context.getBean(StartupCalls.class);
+		try {
+			new TableSetup(context.getBean(DynamoDbAsyncClient.class), declarations, calls).check(calls.endpoint());
+		}
+		catch (DeclarationException problems) {
+			out.println(problems.getMessage());
+			return 1;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("could not read the tables at " + calls.endpoint() + " ("
+					+ Commands.reason(ex) + "). Is DynamoDB running there? Check dynamo-relay.dynamodb.endpoint.", ex);
+		}
+		out.println(served + ": no problem; the tables at " + calls.endpoint() + " match.");
+		return 0;
+	}
+
+	/**
+	 * The context: the properties, and DynamoDB's client when an endpoint is set. Not a {@code @Configuration},
+	 * so that the server's component scan leaves it out.
+	 */
+	@EnableConfigurationProperties({ SchemaProperties.class, TablesProperties.class, DynamoDbProperties.class })
+	@Import(Tables.class)
+	static class Context {
+
+	}
+
+	/** DynamoDB's client, only with an endpoint: without one the schema alone is checked, no engine started. */
+	@ConditionalOnExpression("'${dynamo-relay.dynamodb.endpoint:}'.trim() != ''")
+	@Import(DynamoDbConfiguration.class)
+	static class Tables {
+
+	}
+
+}
