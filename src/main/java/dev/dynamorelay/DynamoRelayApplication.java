@@ -23,6 +23,8 @@ public class DynamoRelayApplication {
 			// A command (export, generate-schema, ...) or --help: parsed before, and without, the server's context.
 			System.exit(DynamoRelayCommands.run(args));
 		}
+		// A mistyped property would be bound to nothing, in silence: refused before anything starts.
+		DynamoRelayCommands.refuseServer(System.err, args).ifPresent(System::exit);
 		// Before Tomcat loads: it reads its WebSocket buffers' size once, when its first WebSocket container is made.
 		WebSocketBuffers.setTomcatDefault();
 		try {
