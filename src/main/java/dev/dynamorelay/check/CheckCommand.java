@@ -1,8 +1,20 @@
 package dev.dynamorelay.check;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import org.springframework.boot.Banner;
@@ -12,9 +24,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.io.Resource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -45,7 +59,7 @@ import dev.dynamorelay.tables.TableSetup;
  * several.
  */
 @Command(name = "check", sortOptions = false,
-		customSynopsis = { "java -jar dynamo-relay.jar check [--dynamo-relay.schema.locations=...]",
+		customSynopsis = { "java -jar dynamo-relay.jar check [--watch] [--dynamo-relay.schema.locations=...]",
 				"    [--dynamo-relay.dynamodb.endpoint=URL|aws] [--dynamo-relay.tables.prefix=...]" },
 		header = "Checks the schema files, and the tables at an endpoint, as a start would, without starting.",
 		description = { "%nReads the schema files as the server does and prints every problem at its file and line; "
@@ -56,7 +70,7 @@ import dev.dynamorelay.tables.TableSetup;
 				"  --dynamo-relay.dynamodb.endpoint=...  where the tables are (unset: the schema alone)",
 				"  --dynamo-relay.tables.prefix=...      the prefix of the tables' names" },
 		exitCodeListHeading = "%nExit codes:%n",
-		exitCodeList = { "0:no problem", "1:problems, each on standard output at its file and line",
+		exitCodeList = { "0:no problem (with --watch: stopped)", "1:problems, each on standard output at its file and line",
 				"2:a usage mistake (an argument that is not a property)" })
 public final class CheckCommand implements Callable<Integer> {
 
@@ -69,6 +83,10 @@ public final class CheckCommand implements Callable<Integer> {
 
 	@Spec
 	private CommandSpec spec;
+
+	@Option(names = "--watch", description = "Checks again each time a schema file in the folders of the schema files "
+			+ "is saved, created or deleted, until stopped (Ctrl-C).")
+	private boolean watch;
 
 	@Unmatched
 	private List<String> properties = new ArrayList<>();
@@ -87,17 +105,18 @@ public final class CheckCommand implements Callable<Integer> {
 	@Override
 	public Integer call() {
 		String[] args = Commands.properties(this.spec, this.properties).toArray(String[]::new);
-		return Commands.run("check", (out, err) -> check(args, out));
+		boolean watching = this.watch;
+		return Commands.run("check", (out, err) -> check(args, watching, out));
 	}
 
-	private static int check(String[] args, PrintStream out) {
+	private static int check(String[] args, boolean watch, PrintStream out) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(Context.class).web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.registerShutdownHook(false)
 			.properties(DEFAULTS)
 			.run(args);
 		try {
-			return check(context, out);
+			return watch ? watch(context, out) : check(context, out);
 		}
 		finally {
 			out.flush();
@@ -143,6 +162,102 @@ public final class CheckCommand implements Callable<Integer> {
 		}
 		out.println(served + ": no problem; the tables at " + calls.endpoint() + " match.");
 		return 0;
+	}
+
+	/**
+	 * Checks, then again each time a schema file ({@code .graphqls}, {@code .gqls}) in the folders of the schema
+	 * files changes, until the thread is interrupted or the process stopped: the declare-and-try loop's answer
+	 * within a second of saving, from the same context (the client made once).
+	 * @return 0 once stopped
+	 */
+	private static int watch(ConfigurableApplicationContext context, PrintStream out) {
+		try (WatchService watcher = FileSystems.getDefault().newWatchService()) {
+			Set<Path> watched = new LinkedHashSet<>();
+			while (true) {
+				try {
+					check(context, out);
+				}
+				catch (RuntimeException ex) {
+					// A file deleted or unreadable, DynamoDB away: said, and the next save checks again.
+					out.println("check failed: " + Commands.reason(ex));
+				}
+				for (Path folder : folders(context)) {
+					if (watched.add(folder)) {
+						folder.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+								StandardWatchEventKinds.ENTRY_DELETE);
+					}
+				}
+				if (watched.isEmpty()) {
+					out.println("check: no schema file is a file to watch (a classpath: location?); stopped.");
+					return 1;
+				}
+				out.println("Watching " + watched + " (Ctrl-C stops).");
+				out.flush();
+				Set<String> changed = changes(watcher);
+				out.println();
+				out.println("Changed: " + String.join(", ", changed) + ". Checking again.");
+			}
+		}
+		catch (InterruptedException | ClosedWatchServiceException ex) {
+			Thread.currentThread().interrupt();
+			return 0;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * The schema files that changed, once one did: after the first change, what follows within a tenth of a
+	 * second (an editor's save is several events) joins it.
+	 */
+	private static Set<String> changes(WatchService watcher) throws InterruptedException {
+		Set<String> changed = new TreeSet<>();
+		while (changed.isEmpty()) {
+			WatchKey key = watcher.take();
+			do {
+				for (WatchEvent<?> event : key.pollEvents()) {
+					if (event.context() instanceof Path file && isSchema(file)) {
+						changed.add(((Path) key.watchable()).resolve(file).toString());
+					}
+				}
+				key.reset();
+				key = watcher.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+			}
+			while (key != null);
+		}
+		return changed;
+	}
+
+	private static boolean isSchema(Path file) {
+		String name = file.getFileName().toString();
+		return name.endsWith(".graphqls") || name.endsWith(".gqls");
+	}
+
+	/** The folders of the schema files that are files (a {@code classpath:} location's may not be). */
+	private static Set<Path> folders(ConfigurableApplicationContext context) {
+		Set<Path> folders = new LinkedHashSet<>();
+		List<Resource> files;
+		try {
+			files = List.copyOf(SchemaFiles.resolve(context.getBean(SchemaProperties.class).locations(), context)
+				.files()
+				.values());
+		}
+		catch (RuntimeException ex) {
+			// None to be found now (the check just said why): the folders watched so far stay watched.
+			return folders;
+		}
+		for (Resource resource : files) {
+			if (resource.isFile()) {
+				try {
+					folders.add(resource.getFile().toPath().toAbsolutePath().getParent());
+				}
+				catch (IOException ex) {
+					// not a file after all: not watched
+				}
+			}
+		}
+		return folders;
 	}
 
 	/**

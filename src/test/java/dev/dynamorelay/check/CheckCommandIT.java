@@ -119,6 +119,43 @@ class CheckCommandIT {
 		assertThat(this.dynamoDb.listTables().tableNames()).containsExactly("Orders");
 	}
 
+	/** {@code --watch} checks again when a schema file is saved, until it is stopped. */
+	@Test
+	void watchingChecksAgainEachTimeASchemaFileIsSaved() throws Exception {
+		Path schema = write("orders.graphqls", ORDERS);
+		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+		PrintStream out = System.out;
+		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+		int[] code = { -1 };
+		Thread watching = new Thread(() -> code[0] = CheckCommand.run("--watch",
+				"--dynamo-relay.schema.locations=file:" + this.dir));
+		try {
+			watching.start();
+			await(stdout, "Watching [" + this.dir + "]");
+			Files.writeString(schema, ORDERS.replace("  customerId: String!\n", ""));
+			await(stdout, "Changed: " + schema + ". Checking again.");
+			await(stdout, "The schema's declarations cannot be served (1 problem):");
+			Files.writeString(schema, ORDERS);
+			String fixed = "Changed: " + schema + ". Checking again." + System.lineSeparator() + "1 declared types in 1 "
+					+ "tables from " + schema + ": no problem";
+			await(stdout, fixed);
+		}
+		finally {
+			watching.interrupt();
+			watching.join(30_000);
+			System.setOut(out);
+		}
+		assertThat(watching.isAlive()).isFalse();
+		assertThat(code[0]).as("stopped").isZero();
+	}
+
+	/** Waits until {@code stdout} holds {@code text}, the watching thread writing it. */
+	private static void await(ByteArrayOutputStream stdout, String text) {
+		org.awaitility.Awaitility.await(text)
+			.atMost(java.time.Duration.ofSeconds(60))
+			.untilAsserted(() -> assertThat(stdout.toString(StandardCharsets.UTF_8)).contains(text));
+	}
+
 	private void createOrders(boolean withIndex) {
 		this.dynamoDb.createTable((create) -> {
 			create.tableName("Orders")
