@@ -141,8 +141,8 @@ public final class CheckCommand implements Callable<Integer> {
 			out.println(problems.getMessage());
 			return 1;
 		}
-		String served = "%d declared types in %d tables from %s".formatted(declarations.entities().size(),
-				declarations.tables().size(), String.join(", ", schema.files().files().keySet()));
+		String served = "%s in %s from %s".formatted(count(declarations.entities().size(), "declared type"),
+				count(declarations.tables().size(), "table"), String.join(", ", schema.files().files().keySet()));
 		DynamoDbProperties dynamo = context.getBean(DynamoDbProperties.class);
 		if (dynamo.embedded()) {
 			out.println(served + ": no problem (tables not compared: dynamo-relay.dynamodb.endpoint is not set).");
@@ -162,6 +162,10 @@ public final class CheckCommand implements Callable<Integer> {
 		}
 		out.println(served + ": no problem; the tables at " + calls.endpoint() + " match.");
 		return 0;
+	}
+
+	private static String count(int n, String what) {
+		return n + " " + what + ((n == 1) ? "" : "s");
 	}
 
 	/**

@@ -85,7 +85,7 @@ class CheckCommandIT {
 		Output output = check("--dynamo-relay.schema.locations=file:" + schema,
 				"--dynamo-relay.dynamodb.endpoint=" + this.engine.endpoint());
 		assertThat(output.code()).as(output.toString()).isZero();
-		assertThat(output.stdout()).isEqualTo("1 declared types in 1 tables from " + schema + ": no problem; the tables at "
+		assertThat(output.stdout()).isEqualTo("1 declared type in 1 table from " + schema + ": no problem; the tables at "
 				+ this.engine.endpoint() + " match." + System.lineSeparator());
 	}
 
@@ -136,8 +136,8 @@ class CheckCommandIT {
 			await(stdout, "Changed: " + schema + ". Checking again.");
 			await(stdout, "The schema's declarations cannot be served (1 problem):");
 			Files.writeString(schema, ORDERS);
-			String fixed = "Changed: " + schema + ". Checking again." + System.lineSeparator() + "1 declared types in 1 "
-					+ "tables from " + schema + ": no problem";
+			String fixed = "Changed: " + schema + ". Checking again." + System.lineSeparator() + "1 declared type in 1 "
+					+ "table from " + schema + ": no problem";
 			await(stdout, fixed);
 		}
 		finally {
