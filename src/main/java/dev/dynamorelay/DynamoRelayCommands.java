@@ -3,8 +3,10 @@ package dev.dynamorelay;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -111,11 +113,33 @@ final class DynamoRelayCommands {
 	}
 
 	/**
+	 * What is wrong with the environment {@code variables}, if anything: a {@code DYNAMO_RELAY_*} variable that
+	 * names none of the project's properties would be bound to nothing, in silence, as a mistyped argument.
+	 * @return the problem, in a sentence with the variable most likely meant
+	 */
+	static Optional<String> environmentProblem(Map<String, String> variables) {
+		PropertyNames names = null;
+		for (String variable : new TreeSet<>(variables.keySet())) {
+			if (!PropertyNames.ours(variable, true)) {
+				continue;
+			}
+			if (names == null) {
+				names = PropertyNames.load();
+			}
+			if (!names.knownVariable(variable)) {
+				return Optional.of(Commands.sentence("environment variable `" + variable + "` is not a property of "
+						+ "dynamo-relay", names.variableSuggestion(variable)));
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
 	 * Refuses the server's arguments when {@link #serverProblem} finds one: one line on {@code err}.
 	 * @return {@link Commands#USAGE}, or empty when the server may start
 	 */
 	static Optional<Integer> refuseServer(PrintStream err, String... args) {
-		return serverProblem(args).map((problem) -> {
+		return serverProblem(args).or(() -> environmentProblem(System.getenv())).map((problem) -> {
 			err.println("dynamo-relay: " + problem + " " + SERVER_USAGE);
 			err.flush();
 			return Commands.USAGE;

@@ -85,6 +85,19 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.serverProblem()).isEmpty();
 	}
 
+	/** A mistyped variable of the environment (a container's) was bound to nothing, as a mistyped argument. */
+	@Test
+	void anUnknownDynamoRelayEnvironmentVariableIsRefusedWithTheVariableItMostLikelyMeant() {
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPIONT", "aws",
+				"DYNAMO_RELAY_CURSOR_SECRET", "s", "PATH", "/bin")))
+			.contains("environment variable `DYNAMO_RELAY_DYNAMODB_ENDPIONT` is not a property of dynamo-relay; did you "
+					+ "mean `DYNAMO_RELAY_DYNAMODB_ENDPOINT`?");
+		// Spring's spellings: dashes as underscores or left out, a list's element.
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPOINT", "aws",
+				"DYNAMO_RELAY_DYNAMODB_MAX_CONCURRENCY", "300", "DYNAMORELAY_DYNAMODB_MAXCONCURRENCYPERREQUEST", "4",
+				"DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0", "old", "DYNAMO", "x"))).isEmpty();
+	}
+
 	@Test
 	void theVersionIsTheProjects() throws Exception {
 		String version = projectVersion();

@@ -78,6 +78,43 @@ public record PropertyNames(Collection<String> names) {
 			.anyMatch((known) -> known.equals(given) || known.isAncestorOf(given));
 	}
 
+	/** The prefixes of environment variables Spring binds to the project's properties. */
+	private static final List<String> VARIABLES = List.of("DYNAMO_RELAY_", "DYNAMORELAY_");
+
+	/** Whether the environment variable {@code variable} would be bound to one of the project's properties. */
+	public static boolean ours(String variable, boolean environment) {
+		return environment && VARIABLES.stream().anyMatch(variable::startsWith);
+	}
+
+	/**
+	 * Whether the environment variable {@code variable} ({@code DYNAMO_RELAY_DYNAMODB_ENDPOINT}) names one of the
+	 * project's properties, as Spring maps variables to properties: underscores for dots (and, in the legacy form,
+	 * dashes), any case, a trailing {@code _0} for a list's element.
+	 */
+	public boolean knownVariable(String variable) {
+		String given = squashed(variable.replaceFirst("_[0-9]+$", ""));
+		return this.names.stream().filter(PropertyNames::ours).anyMatch((name) -> squashed(name).equals(given));
+	}
+
+	/** What a mistaken environment variable most likely meant, as a variable of the project's spelling. */
+	public Optional<String> variableSuggestion(String variable) {
+		String given = variable.toUpperCase(Locale.ROOT);
+		return best(this.names.stream()
+			.filter(PropertyNames::ours)
+			.map(PropertyNames::variable)
+			.map((candidate) -> new Candidate(candidate, distance(given, candidate), 0))
+			.toList(), Math.max(1, given.length() / 4));
+	}
+
+	/** The environment variable of {@code property} as the project writes them: {@code DYNAMO_RELAY_DYNAMODB_ENDPOINT}. */
+	public static String variable(String property) {
+		return property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+	}
+
+	private static String squashed(String name) {
+		return name.replaceAll("[._-]", "").toLowerCase(Locale.ROOT);
+	}
+
 	/**
 	 * What a mistaken {@code --name} most likely meant, from {@code options} (a command's own) and the
 	 * properties: the closest by edit distance, if close enough to be a slip (a quarter of its length, at least 1);
