@@ -55,8 +55,7 @@ import dev.dynamorelay.tables.TableSetup;
  * prints every problem at its file and line.
  *
  * <p>A Spring context of the properties alone (and DynamoDB's client when there is an endpoint), without a web
- * server, Spring MVC or GraphQL: the declare-and-try loop's quick answer, a second or two where a start takes
- * several.
+ * server, Spring MVC or GraphQL: the declare-and-try loop's answer without a start.
  */
 @Command(name = "check", sortOptions = false,
 		customSynopsis = { "java -jar dynamo-relay.jar check [--watch] [--dynamo-relay.schema.locations=...]",
@@ -170,8 +169,8 @@ public final class CheckCommand implements Callable<Integer> {
 
 	/**
 	 * Checks, then again each time a schema file ({@code .graphqls}, {@code .gqls}) in the folders of the schema
-	 * files changes, until the thread is interrupted or the process stopped: the declare-and-try loop's answer
-	 * within a second of saving, from the same context (the client made once).
+	 * files changes, until the thread is interrupted or the process stopped: the declare-and-try loop's answer at
+	 * each save, from the same context (the client made once).
 	 * @return 0 once stopped
 	 */
 	private static int watch(ConfigurableApplicationContext context, PrintStream out) {
