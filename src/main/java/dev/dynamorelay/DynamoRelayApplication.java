@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
+import dev.dynamorelay.cli.Commands;
 import dev.dynamorelay.dynamodb.DynamoDbCommand;
 import dev.dynamorelay.graphql.live.WebSocketBuffers;
 
@@ -19,9 +20,17 @@ public class DynamoRelayApplication {
 			System.exit(DynamoDbCommand.run(Arrays.copyOfRange(args, 1, args.length)));
 		}
 		if (DynamoRelayCommands.named(args)) {
-			// A command (export, generate-schema, ...) or --help: parsed before, and without, the server's context.
+			// A command (export, generate-schema, ...) or --help: parsed before, and without, the server's context. A
+			// mistyped DYNAMO_RELAY_* variable would be bound to nothing, for a command as for the server.
+			DynamoRelayCommands.environmentProblem(System.getenv()).ifPresent((problem) -> {
+				System.err.println("dynamo-relay: " + problem);
+				System.exit(Commands.USAGE);
+			});
 			System.exit(DynamoRelayCommands.run(args));
 		}
+		// A mistyped property (argument or DYNAMO_RELAY_* variable) would be bound to nothing, in silence: refused before
+		// anything starts.
+		DynamoRelayCommands.refuseServer(System.err, args).ifPresent(System::exit);
 		// Before Tomcat loads: it reads its WebSocket buffers' size once, when its first WebSocket container is made.
 		WebSocketBuffers.setTomcatDefault();
 		try {

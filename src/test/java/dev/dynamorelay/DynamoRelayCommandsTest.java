@@ -23,11 +23,152 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.named("generate-completion")).isTrue();
 		assertThat(DynamoRelayCommands.named("aot-cache")).isTrue();
 		assertThat(DynamoRelayCommands.named("dynamodb", "--port", "8000")).isTrue();
+		assertThat(DynamoRelayCommands.named("check")).isTrue();
 		assertThat(DynamoRelayCommands.named("--help")).isTrue();
 		assertThat(DynamoRelayCommands.named("-h")).isTrue();
+		assertThat(DynamoRelayCommands.named("--version")).isTrue();
+		assertThat(DynamoRelayCommands.named("-V")).isTrue();
+		assertThat(DynamoRelayCommands.named("generat-schema")).as("refused as a command, not the server").isTrue();
 		assertThat(DynamoRelayCommands.named()).as("the server").isFalse();
 		assertThat(DynamoRelayCommands.named("--server.port=8081")).as("the server").isFalse();
-		assertThat(DynamoRelayCommands.named("--server.port=8081", "--help")).as("the server, as before").isFalse();
+		assertThat(DynamoRelayCommands.named("--server.port=8081", "--help")).as("the server's arguments").isFalse();
+	}
+
+	/** Issue 33: `generat-schema` started the whole server on 8080. */
+	@Test
+	void anUnknownCommandIsRefusedWithTheCommandItMostLikelyMeant() {
+		assertUsage(run("generat-schema"), "dynamo-relay: `generat-schema` is not a command; did you mean `generate-schema`?");
+		assertUsage(run("chek", "--dynamo-relay.dynamodb.endpoint=aws"), "dynamo-relay: `chek` is not a command; did you "
+				+ "mean `check`?");
+		assertUsage(run("serve"), "dynamo-relay: `serve` is not a command (the commands: export, generate-schema, "
+				+ "generate-iam-policy, check, aot-cache, dynamodb, generate-completion).");
+	}
+
+	/** Issue 33: `generate-schema --dynamo-relay.dynamodb.endpiont=...` exited 0 with the embedded engine's empty schema. */
+	@Test
+	void anUnknownPropertyOrOptionOfACommandIsRefusedWithWhatItMostLikelyMeant() {
+		assertUsage(run("generate-schema", "--dynamo-relay.dynamodb.endpiont=http://127.0.0.1:8000"),
+				"generate-schema: `--dynamo-relay.dynamodb.endpiont` is not a property of dynamo-relay; did you mean "
+						+ "`--dynamo-relay.dynamodb.endpoint`? Usage: java -jar dynamo-relay.jar generate-schema");
+		assertUsage(run("check", "--dynamo-relay.schema.location=books.graphqls"), "check: "
+				+ "`--dynamo-relay.schema.location` is not a property of dynamo-relay; did you mean "
+				+ "`--dynamo-relay.schema.locations`?");
+		assertUsage(run("export", "Query.users", "--out", "u.jsonl", "--dynamo-relay.tables.prefx=Shop_"), "export: "
+				+ "`--dynamo-relay.tables.prefx` is not a property of dynamo-relay; did you mean `--dynamo-relay.tables.prefix`?");
+		// Before the missing options it makes missing: the slip is what to fix.
+		assertUsage(run("generate-iam-policy", "--acount=123456789012"), "generate-iam-policy: `--acount` is not an "
+				+ "option of generate-iam-policy; did you mean `--account`?");
+		assertUsage(run("generate-schema", "--verbose"), "generate-schema: `--verbose` is not an option of generate-schema.");
+	}
+
+	/** Issue 33: the server took `--dynamo-relay.dynamodb.endpiont=...` in silence and served the embedded engine. */
+	@Test
+	void theServersUnknownPropertiesAndOptionsAreRefusedBeforeItStarts() {
+		assertServerRefusal("dynamo-relay: `--dynamo-relay.dynamodb.endpiont` is not a property of dynamo-relay; did you "
+				+ "mean `--dynamo-relay.dynamodb.endpoint`?", "--server.port=0", "--dynamo-relay.dynamodb.endpiont=http://x");
+		assertServerRefusal("dynamo-relay: `--dynamo-relay.live.enabld` is not a property of dynamo-relay; did you mean "
+				+ "`--dynamo-relay.live.enabled`?", "--dynamo-relay.live.enabld=false");
+		assertServerRefusal("dynamo-relay: `--port` is not an option of the server; did you mean `--server.port`?",
+				"--port=8081");
+		assertServerRefusal("dynamo-relay: `--versoin` is not an option of the server; did you mean `--version`?",
+				"--versoin");
+		assertServerRefusal("dynamo-relay: `--help` is not an option of the server: give it first, `java -jar "
+				+ "dynamo-relay.jar --help`.", "--server.port=8081", "--help");
+		assertServerRefusal("dynamo-relay: `books.graphqls` is not a property: the server's properties are given as "
+				+ "`--name=value`", "--server.port=8081", "books.graphqls");
+		// Every spelling Spring binds, list elements, Spring Boot's switches and other prefixes' properties pass.
+		assertThat(DynamoRelayCommands.serverProblem("--server.port=0", "--dynamo-relay.dynamodb.maxConcurrency=300",
+				"--dynamo-relay.dynamodb.max-concurrency=300", "--dynamo-relay.cursor.previous-secrets[0]=old",
+				"--dynamo-relay.cursor.previous-secrets=a,b", "--dynamo-relay.dynamodb.fair-share.aging=20ms",
+				"--DYNAMO-RELAY.TABLES.PREFIX=x", "--debug", "--logging.level.root=WARN", "--spring.main.banner-mode=off"))
+			.isEmpty();
+		assertThat(DynamoRelayCommands.serverProblem()).isEmpty();
+	}
+
+	/** A mistyped variable of the environment (a container's) was bound to nothing, as a mistyped argument. */
+	@Test
+	void anUnknownDynamoRelayEnvironmentVariableIsRefusedWithTheVariableItMostLikelyMeant() {
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPIONT", "aws",
+				"DYNAMO_RELAY_CURSOR_SECRET", "s", "PATH", "/bin")))
+			.contains("environment variable `DYNAMO_RELAY_DYNAMODB_ENDPIONT` is not a property of dynamo-relay; did you "
+					+ "mean `DYNAMO_RELAY_DYNAMODB_ENDPOINT`?");
+		// Spring's spellings: dashes as underscores or left out, a list's element.
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPOINT", "aws",
+				"DYNAMO_RELAY_DYNAMODB_MAX_CONCURRENCY", "300", "DYNAMORELAY_DYNAMODB_MAXCONCURRENCYPERREQUEST", "4",
+				"DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0", "old", "DYNAMO", "x"))).isEmpty();
+	}
+
+	@Test
+	void theVersionIsTheProjects() throws Exception {
+		String version = projectVersion();
+		for (String option : new String[] { "--version", "-V" }) {
+			Output output = run(option);
+			assertThat(output.code()).isZero();
+			assertThat(output.stdout()).isEqualTo("dynamo-relay " + version + System.lineSeparator());
+			assertThat(output.stderr()).isEmpty();
+		}
+	}
+
+	/**
+	 * Issue 33: picocli's stock script completed a `dynamo-relay` program that does not exist and named picocli's
+	 * version. The script defines the function that runs the jar, and bash completes the jar's commands with it.
+	 */
+	@Test
+	void theCompletionScriptCompletesAFunctionThatRunsTheJar() throws Exception {
+		Output output = run("generate-completion");
+		assertThat(output.code()).isZero();
+		assertThat(output.stderr()).isEmpty();
+		String script = output.stdout();
+		assertThat(script).startsWith("#!/usr/bin/env bash")
+			.contains("# Completion of dynamo-relay " + projectVersion() + "'s commands and options",
+					"\ndynamo-relay() { java -jar 'dynamo-relay.jar' \"$@\"; }\n",
+					"complete -F _complete_dynamo-relay -o default dynamo-relay\n")
+			.doesNotContain("picocli.info", "version " + picocli.CommandLine.VERSION, "dynamo-relay.sh");
+		java.nio.file.Path file = java.nio.file.Files.createTempFile("completion", ".bash");
+		try {
+			java.nio.file.Files.writeString(file, script);
+			assertThat(complete(file, "dynamo-relay gen")).containsExactlyInAnyOrder("generate-schema", "generate-iam-policy",
+					"generate-completion");
+			assertThat(complete(file, "dynamo-relay ch")).containsExactly("check");
+			assertThat(complete(file, "dynamo-relay export --seg")).containsExactlyInAnyOrder("--segments", "--segment-range");
+			ProcessBuilder defined = new ProcessBuilder("bash", "-c", ". " + file + " && type -t dynamo-relay");
+			assertThat(new String(defined.start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip())
+				.isEqualTo("function");
+		}
+		finally {
+			java.nio.file.Files.delete(file);
+		}
+	}
+
+	/** What bash offers for the last word of {@code line} with the script {@code file} sourced. */
+	private static java.util.List<String> complete(java.nio.file.Path file, String line) throws Exception {
+		String words = String.join(" ", java.util.Arrays.stream(line.split(" ")).map((word) -> "'" + word + "'").toList());
+		String bash = ". %s; COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE='%s'; COMP_POINT=${#COMP_LINE}; "
+			.formatted(file, words, line.split(" ").length - 1, line)
+				+ "_complete_dynamo-relay; printf '%s\\n' \"${COMPREPLY[@]}\"";
+		// compopt, which the script calls, complains outside a completion bash runs itself: its standard error is left out.
+		Process process = new ProcessBuilder("bash", "-c", bash).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+		String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor()).as(out).isZero();
+		return out.lines().map(String::strip).filter((word) -> !word.isEmpty()).toList();
+	}
+
+	/** The version pom.xml gives the project. */
+	private static String projectVersion() throws Exception {
+		String pom = java.nio.file.Files.readString(java.nio.file.Path.of("pom.xml"));
+		java.util.regex.Matcher version = java.util.regex.Pattern
+			.compile("<artifactId>dynamo-relay</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+		assertThat(version.find()).isTrue();
+		return version.group(1);
+	}
+
+	private static void assertServerRefusal(String line, String... args) {
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		assertThat(DynamoRelayCommands.refuseServer(new PrintStream(err, true, StandardCharsets.UTF_8), args))
+			.contains(2);
+		String stderr = err.toString(StandardCharsets.UTF_8);
+		assertThat(stderr).startsWith(line).contains(" Usage: java -jar dynamo-relay.jar [--property=value ...]");
+		assertThat(stderr.strip()).as("one line").doesNotContain("\n");
 	}
 
 	@Test
@@ -94,6 +235,8 @@ class DynamoRelayCommandsTest {
 		assertUsage(run("export", "--out", "u.jsonl"), "export: <Type.field> is missing.");
 		assertUsage(run("export", "Query.users", "--out", "u.jsonl", "--format", "csv"),
 				"export: `--format` is not an option of export.");
+		assertUsage(run("export", "Query.users", "--out", "u.jsonl", "--segmnts", "4"),
+				"export: `--segmnts` is not an option of export; did you mean `--segments`?");
 		assertUsage(run("export", "Query.users", "--out", "u.jsonl", "--resume", "--force"),
 				"export: Pass either `--resume` (continue the export) or `--force` (start it again), not both.");
 		assertUsage(run("generate-schema", "books.graphqls"),

@@ -3,7 +3,9 @@ package dev.dynamorelay.cli;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
@@ -18,6 +20,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * What the jar's commands ({@code generate-schema}, {@code generate-iam-policy}, {@code export},
@@ -65,7 +68,14 @@ public final class Commands {
 	 */
 	private static int refuse(ParameterException mistake, String[] args) {
 		CommandLine command = mistake.getCommandLine();
-		command.getErr().println(command.getCommandName() + ": " + problem(mistake, args) + " " + usage(command));
+		// A mistyped option is the likelier cause of what picocli found wrong after it (a required option missing).
+		String problem = command.getUnmatchedArguments()
+			.stream()
+			.map((arg) -> propertyProblem(command.getCommandSpec(), arg))
+			.flatMap(Optional::stream)
+			.findFirst()
+			.orElseGet(() -> problem(mistake, args));
+		command.getErr().println(command.getCommandName() + ": " + problem + " " + usage(command));
 		command.getErr().flush();
 		return USAGE;
 	}
@@ -82,6 +92,18 @@ public final class Commands {
 	public static String problem(ParameterException mistake, String[] args) {
 		if (mistake instanceof MissingParameterException missing && !missing.getMissing().isEmpty()) {
 			return missing.getMissing().stream().map((spec) -> missing(spec, args)).collect(Collectors.joining(" "));
+		}
+		if (mistake instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+				&& !unmatched.getCommandLine().getSubcommands().isEmpty()) {
+			// The jar's own command line: its first word names no command.
+			String word = unmatched.getUnmatched().get(0);
+			Collection<String> commands = unmatched.getCommandLine().getSubcommands().keySet();
+			return word.startsWith("-")
+					? sentence("`" + word + "` is not an option", PropertyNames.load().suggestion(
+							word.replaceFirst("^-+", "").replaceFirst("=.*", ""), List.of("--help", "--version")))
+					: PropertyNames.closest(word, commands)
+						.map((meant) -> sentence("`" + word + "` is not a command", Optional.of(meant)))
+						.orElse("`" + word + "` is not a command (the commands: " + String.join(", ", commands) + ").");
 		}
 		ArgSpec spec = mistake.getArgSpec();
 		if (mistake.getCause() instanceof TypeConversionException refused && spec != null
@@ -105,17 +127,53 @@ public final class Commands {
 
 	/**
 	 * The Spring properties among a command line's arguments that are no option of its command: each must
-	 * be {@code --name=value}.
+	 * be {@code --name=value}, a name with dots, and a {@code dynamo-relay.*} one that the configuration
+	 * metadata knows ({@link #propertyProblem}).
 	 * @throws ParameterException for any other argument
 	 */
 	public static List<String> properties(CommandSpec command, List<String> unmatched) {
 		for (String arg : unmatched) {
+			Optional<String> problem = propertyProblem(command, arg);
+			if (problem.isPresent()) {
+				throw new ParameterException(command.commandLine(), problem.get());
+			}
 			if (!arg.startsWith("--") || !arg.contains("=")) {
 				throw new ParameterException(command.commandLine(),
 						"`" + arg + "` is not an option: properties are given as `--name=value`.");
 			}
 		}
 		return List.copyOf(unmatched);
+	}
+
+	/**
+	 * What is wrong with {@code arg}, an argument of {@code command} that is none of its options, as a property:
+	 * a name without a dot is an option the command does not have, a {@code dynamo-relay.*} name must be one the
+	 * configuration metadata knows; each with what was most likely meant (the command's options, the properties).
+	 * @return the problem in a sentence, or empty for another argument (a {@code --name=value} of another
+	 * prefix, a word without dashes) that the command judges itself
+	 */
+	public static Optional<String> propertyProblem(CommandSpec command, String arg) {
+		if (!arg.startsWith("--")) {
+			return Optional.empty();
+		}
+		int equals = arg.indexOf('=');
+		String name = arg.substring(2, (equals >= 0) ? equals : arg.length());
+		boolean ours = PropertyNames.ours(name);
+		if (!ours && name.contains(".")) {
+			return Optional.empty();
+		}
+		PropertyNames names = PropertyNames.load();
+		if (ours && names.known(name)) {
+			return Optional.empty();
+		}
+		List<String> options = command.options().stream().map(OptionSpec::longestName).toList();
+		return Optional.of(sentence("`--" + name + "` is not " + (ours ? "a property of dynamo-relay" : "an option of "
+				+ command.name()), names.suggestion(name, options)));
+	}
+
+	/** {@code statement}, then {@code ; did you mean `suggestion`?} or, without a suggestion, a full stop. */
+	public static String sentence(String statement, Optional<String> suggestion) {
+		return statement + suggestion.map((meant) -> "; did you mean `" + meant + "`?").orElse(".");
 	}
 
 	/** A command's default properties: {@code more}, after the quiet logging of every command. */

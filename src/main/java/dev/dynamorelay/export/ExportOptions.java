@@ -189,6 +189,10 @@ record ExportOptions(String connection, Map<String, List<String>> arguments, Pat
 				if (!arg.startsWith("--")) {
 					throw usage("`%s`: only one connection is exported at a time (`%s` already).", arg, this.connection);
 				}
+				// A mistyped option or dynamo-relay.* property, with what it most likely meant.
+				Commands.propertyProblem(this.spec, arg).ifPresent((problem) -> {
+					throw usage("%s", problem);
+				});
 				int equals = arg.indexOf('=');
 				String name = arg.substring(2, (equals >= 0) ? equals : arg.length());
 				if (!name.contains(".")) {

@@ -61,8 +61,10 @@ import dev.dynamorelay.schema.SchemaProperties;
 		footerHeading = "%nProperties (the server's own; also from the environment or application.yml):%n",
 		footer = { "  --dynamo-relay.schema.locations=...   the schema files (unset: the sample)",
 				"  --dynamo-relay.tables.prefix=...      the prefix of the tables' names",
-				"  --dynamo-relay.tables.create=false    no CreateTable and UpdateTable",
-				"  --dynamo-relay.dynamodb.endpoint=aws  a server on AWS: no sample data loaded" },
+				"  --dynamo-relay.dynamodb.endpoint=aws  a server on AWS: no sample data loaded, no",
+				"                                        CreateTable and UpdateTable",
+				"  --dynamo-relay.tables.create=true     CreateTable and UpdateTable (the default only",
+				"                                        on the embedded engine)" },
 		exitCodeListHeading = "%nExit codes:%n",
 		exitCodeList = { "0:the policy was printed", "1:the declarations cannot be read",
 				"2:a usage mistake (--account or --region missing or malformed, an argument that is not a property)" })
@@ -138,8 +140,9 @@ public final class GenerateIamPolicyCommand implements Callable<Integer> {
 			Declarations declarations = DeclarationReader.read(SchemaFiles.resolve(schema.locations(), context).parse(),
 					tables.prefix());
 			if (activities.contains(Activity.TABLE_CREATION)) {
-				err.println("generate-iam-policy: dynamo-relay.tables.create is true, so the policy grants CreateTable "
-						+ "and UpdateTable; set it to false where the tables are made otherwise.");
+				err.println("generate-iam-policy: dynamo-relay.tables.create is true (by default while DynamoDB is "
+						+ "embedded), so the policy grants CreateTable and UpdateTable; set it to false, or leave it unset "
+						+ "with an endpoint, where the tables are made otherwise.");
 			}
 			if (activities.contains(Activity.SAMPLE_DATA_LOAD)) {
 				err.println("generate-iam-policy: the sample data is loaded at start (dynamo-relay.sample-data.enabled, "
@@ -156,13 +159,13 @@ public final class GenerateIamPolicyCommand implements Callable<Integer> {
 	/** What a server with the context's properties does beside serving its declarations. */
 	private static Set<Activity> activities(ConfigurableApplicationContext context, TablesProperties tables) {
 		Set<Activity> activities = EnumSet.noneOf(Activity.class);
+		boolean embedded = context.getBean(DynamoDbProperties.class).embedded();
 		if (SampleAccess.served(context.getEnvironment().getProperty("dynamo-relay.schema.locations"))) {
-			boolean embedded = context.getBean(DynamoDbProperties.class).embedded();
 			if (context.getBean(SampleDataProperties.class).enabled(embedded)) {
 				activities.add(Activity.SAMPLE_DATA_LOAD);
 			}
 		}
-		if (tables.create()) {
+		if (tables.create(embedded)) {
 			activities.add(Activity.TABLE_CREATION);
 		}
 		return activities;

@@ -87,23 +87,26 @@ public final class TableSetup {
 	/**
 	 * Compares each declared table with DynamoDB's, and returns the global indexes that hold only part
 	 * of their items (projection KEYS_ONLY or INCLUDE), as {@link #indexKey} values, each with the
-	 * attributes it holds (its keys, the table's keys and its projected attributes).
+	 * attributes it holds (its keys, the table's keys and its projected attributes). It changes nothing: what
+	 * is missing is reported with the {@code aws dynamodb} command that adds it.
+	 * @param endpoint where DynamoDB is, as the problems name it: its URL, or {@code AWS} for AWS's own
 	 * @throws DeclarationException listing every mismatch
 	 */
 	public Map<String, Set<String>> check(String endpoint) throws Exception {
+		AwsCli cli = new AwsCli(endpoint.startsWith("http") ? Optional.of(endpoint) : Optional.empty());
 		Set<String> existing = listTables();
 		List<Problem> problems = new ArrayList<>();
 		Map<String, Set<String>> partial = new java.util.TreeMap<>();
 		for (Table table : this.declarations.tables().values()) {
 			if (!existing.contains(table.physicalName())) {
-				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it, or start with "
-						+ "dynamo-relay.tables.create=true to have it created from the declarations.")
-					.formatted(table.physicalName(), endpoint)));
+				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it (%s), or start "
+						+ "with dynamo-relay.tables.create=true to have it created from the declarations.")
+					.formatted(table.physicalName(), endpoint, cli.createTable(table, this.declarations.live(table)))));
 				continue;
 			}
 			TableDescription described = await(describe(table.physicalName()));
-			compare(table, described, problems);
-			stream(table, described, problems);
+			compare(table, described, cli, problems);
+			stream(table, described, cli, problems);
 			projections(table, described, partial, problems);
 		}
 		if (!problems.isEmpty()) {
@@ -113,7 +116,7 @@ public final class TableSetup {
 	}
 
 	/** A table a live connection reads needs a stream of new and old images: the changes are judged on both. */
-	private void stream(Table table, TableDescription described, List<Problem> problems) {
+	private void stream(Table table, TableDescription described, AwsCli cli, List<Problem> problems) {
 		if (!this.declarations.live(table)) {
 			return;
 		}
@@ -131,9 +134,8 @@ public final class TableSetup {
 		String fix = enabled ? ("disable it and enable one of new and old images (aws dynamodb update-table --table-name "
 				+ "%s --stream-specification StreamEnabled=false, then StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES; "
 				+ "whoever reads the present stream then reads the new one)").formatted(table.physicalName())
-				: ("enable one (aws dynamodb update-table --table-name %s --stream-specification "
-						+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES), or start with "
-						+ "dynamo-relay.tables.create=true to have it enabled").formatted(table.physicalName());
+				: ("enable one (%s), or start with dynamo-relay.tables.create=true to have it enabled")
+					.formatted(cli.enableStream(table.physicalName()));
 		problems.add(new Problem(table.location(), "table `%s` has %s, and %s keep%s it live from a stream of new and old images: %s."
 			.formatted(table.physicalName(), enabled ? "a stream of " + stream.streamViewType() : "no stream", fields,
 					fields.contains(",") ? "" : "s", fix)));
@@ -191,7 +193,7 @@ public final class TableSetup {
 		}
 	}
 
-	private static void compare(Table table, TableDescription described, List<Problem> problems) {
+	private static void compare(Table table, TableDescription described, AwsCli cli, List<Problem> problems) {
 		Map<String, String> types = new LinkedHashMap<>();
 		described.attributeDefinitions().forEach((definition) -> types.put(definition.attributeName(),
 				definition.attributeTypeAsString()));
@@ -225,7 +227,8 @@ public final class TableSetup {
 			if (keys.isEmpty()) {
 				problems.add(new Problem(index.location(), ("table `%s` has no %s index `%s`%s.").formatted(name,
 						index.global() ? "global" : "local", index.name(), index.global()
-								? ": create it, or start with dynamo-relay.tables.create=true to have it added"
+								? ": add it (" + cli.addIndex(index, described) + "), or start with "
+										+ "dynamo-relay.tables.create=true to have it added"
 								: ": local indexes exist only from a table's creation; recreate the table or remove the declaration")));
 				continue;
 			}

@@ -22,7 +22,8 @@ import dev.dynamorelay.dynamodb.StartupCalls;
 public class TablesConfiguration {
 
 	/**
-	 * The declared tables, created where missing (if allowed) and checked; other start-up work waits for it,
+	 * The declared tables, created where missing (if allowed: by default only on the embedded engine) and
+	 * checked; other start-up work waits for it,
 	 * and the {@link TablesReady} beans are told at once.
 	 */
 	@Bean
@@ -30,7 +31,8 @@ public class TablesConfiguration {
 			DynamoDbProperties dynamo, ObjectProvider<EmbeddedDynamoDb> embedded, StartupCalls startup,
 			ObjectProvider<TablesReady> ready) throws Exception {
 		TableSetup setup = new TableSetup(dynamoDb, declarations, startup);
-		if (tables.create()) {
+		// Only the engine the server starts for itself is changed unasked: another endpoint's tables are someone's.
+		if (tables.create(dynamo.embedded())) {
 			setup.createMissing();
 		}
 		String endpoint = dynamo.url()

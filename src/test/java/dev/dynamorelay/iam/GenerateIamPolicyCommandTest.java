@@ -43,13 +43,23 @@ class GenerateIamPolicyCommandTest {
 						"dynamodb:GetShardIterator"), List.of(ARN + "UserPurchases/stream/*"))),
 				entry("CheckTables", List.of(List.of("dynamodb:DescribeTable"),
 						List.of(ARN + "Movies", ARN + "UserPurchases", ARN + "Users"))),
-				entry("ListTables", List.of(List.of("dynamodb:ListTables"), List.of("*"))),
-				entry("CreateTables", List.of(List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"),
-						List.of(ARN + "Movies", ARN + "UserPurchases", ARN + "Users"))));
-		assertThat(output.stderr()).contains("dynamo-relay.tables.create is true").doesNotContain("sample data");
+				entry("ListTables", List.of(List.of("dynamodb:ListTables"), List.of("*"))));
+		// Against an endpoint the tables are only checked unless dynamo-relay.tables.create=true says otherwise.
+		assertThat(output.stderr()).doesNotContain("tables.create").doesNotContain("sample data");
 		JsonNode policy = JsonMapper.builder().build().readTree(output.stdout());
 		assertThat(policy.get("Version").asString()).isEqualTo("2012-10-17");
 		policy.get("Statement").forEach((statement) -> assertThat(statement.get("Effect").asString()).isEqualTo("Allow"));
+	}
+
+	@Test
+	void tablesCreateTrueGrantsCreatingTheTablesOnAnyEndpoint() {
+		Output output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws",
+				"--dynamo-relay.tables.create=true");
+		assertThat(output.code()).isZero();
+		assertThat(statements(output.stdout())).containsEntry("CreateTables",
+				List.of(List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"),
+						List.of(ARN + "Movies", ARN + "UserPurchases", ARN + "Users")));
+		assertThat(output.stderr()).contains("dynamo-relay.tables.create is true").doesNotContain("sample data");
 	}
 
 	@Test

@@ -200,14 +200,16 @@ class DeclarationTablesIT {
 						+ "index key that no field stores, is always S."),
 				problem(file, "@table(name: \"Visits\"", "table `Visits` has no sort key, but `at` is declared: remove it."),
 				problem(file, "@table(name: \"Tags\"", "table `Tags` has sort key `n`, not none: declare `sortKey: \"n\"`."),
-				problem(file, "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index `ByStatus`: create "
-						+ "it, or start with dynamo-relay.tables.create=true to have it added."),
+				problem(file, "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index `ByStatus`: add it ("
+						+ addByStatus(at) + "), or start with dynamo-relay.tables.create=true to have it added."),
 				problem(file, "@globalIndex(name: \"ByTitle\"", "`ByTitle` of table `Posts` is a local index: declare it "
 						+ "with `@localIndex`."),
 				problem(file, "@localIndex(name: \"ByKind\"", "`ByKind` of table `Events` is a global index: declare it "
 						+ "with `@globalIndex`."),
-				problem(file, "@table(name: \"Ghosts\"", "table `Ghosts` does not exist at " + at + ": create it, or "
-						+ "start with dynamo-relay.tables.create=true to have it created from the declarations."));
+				problem(file, "@table(name: \"Ghosts\"", "table `Ghosts` does not exist at " + at + ": create it (aws "
+						+ "dynamodb create-table --table-name Ghosts --attribute-definitions AttributeName=ghostId,AttributeType=S "
+						+ "--key-schema AttributeName=ghostId,KeyType=HASH --billing-mode PAY_PER_REQUEST --endpoint-url " + at
+						+ "), or start with dynamo-relay.tables.create=true to have it created from the declarations."));
 		for (Problem problem : failure.problems()) {
 			assertThat(failure.getMessage()).contains("\n  " + problem.location() + ": " + problem.message());
 		}
@@ -251,14 +253,78 @@ class DeclarationTablesIT {
 			.build());
 		Path schema = write("missing.graphqls", MISSING);
 		DeclarationException failure = startFailure(schema, false);
-		assertThat(failure.problems()).containsExactlyInAnyOrder(
-				problem(schema.toString(), "@table(name: \"Fresh\"", "table `Fresh` does not exist at "
-						+ this.embedded.endpoint() + ": create it, or start with dynamo-relay.tables.create=true to have it "
-						+ "created from the declarations."),
-				problem(schema.toString(), "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index "
-						+ "`ByStatus`: create it, or start with dynamo-relay.tables.create=true to have it added."));
+		assertThat(failure.problems()).containsExactlyInAnyOrder(missingFreshAndByStatus(schema));
 		assertThat(this.dynamoDb.listTables().tableNames()).containsExactly("Orders");
 		assertThat(describe("Orders").globalSecondaryIndexes()).isEmpty();
+	}
+
+	/**
+	 * Issue 33: a server pointed at an endpoint (here a standalone engine) with {@code dynamo-relay.tables.create}
+	 * unset creates neither a missing table nor a missing global index: the start stops with the {@code aws
+	 * dynamodb} command that makes each, and the tables are as they were. Before, the default created both.
+	 */
+	@Test
+	void againstAnEndpointAMissingTableOrIndexStopsTheStartWithTheCommandToRunByDefault() throws IOException {
+		this.dynamoDb.createTable(table("Orders", key("customerId", ScalarAttributeType.S), key("orderId", ScalarAttributeType.S))
+			.build());
+		TableDescription before = describe("Orders");
+		Path schema = write("missing.graphqls", MISSING);
+		DeclarationException failure = startFailure(schema, null);
+		assertThat(failure.problems()).containsExactlyInAnyOrder(missingFreshAndByStatus(schema));
+		assertThat(this.dynamoDb.listTables().tableNames()).containsExactly("Orders");
+		TableDescription after = describe("Orders");
+		assertThat(after.globalSecondaryIndexes()).isEmpty();
+		assertThat(after.attributeDefinitions()).isEqualTo(before.attributeDefinitions());
+		assertThat(after.streamSpecification()).isEqualTo(before.streamSpecification());
+	}
+
+	/**
+	 * Issue 33: a server pointed at an endpoint with {@code dynamo-relay.tables.create} unset does not enable the
+	 * stream a live connection needs on the user's table (it did, with one INFO line): it stops with the command.
+	 */
+	@Test
+	void againstAnEndpointATableWithoutTheStreamALiveConnectionNeedsIsLeftAsItWasByDefault() throws IOException {
+		this.dynamoDb.createTable(table("Notes", key("bookId", ScalarAttributeType.S), key("noteId", ScalarAttributeType.S))
+			.build());
+		Path schema = write("live.graphqls", LIVE);
+		DeclarationException failure = startFailure(schema, null);
+		assertThat(failure.problems()).singleElement()
+			.extracting(Problem::message)
+			.isEqualTo("table `Notes` has no stream, and `Subscription.noteChanges` keeps it live from a stream of new "
+					+ "and old images: enable one (aws dynamodb update-table --table-name Notes --stream-specification "
+					+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES --endpoint-url " + this.embedded.endpoint()
+					+ "), or start with dynamo-relay.tables.create=true to have it enabled.");
+		TableDescription notes = describe("Notes");
+		assertThat(notes.streamSpecification() == null || !Boolean.TRUE.equals(notes.streamSpecification().streamEnabled()))
+			.as("no stream enabled: %s", notes.streamSpecification()).isTrue();
+		assertThat(notes.latestStreamArn()).isNull();
+	}
+
+	/** {@link #MISSING}'s problems on a database with an {@code Orders} table without its index, nothing else. */
+	private Problem[] missingFreshAndByStatus(Path schema) {
+		String at = this.embedded.endpoint().toString();
+		return new Problem[] { problem(schema.toString(), "@table(name: \"Fresh\"", "table `Fresh` does not exist at " + at
+				+ ": create it (aws dynamodb create-table --table-name Fresh --attribute-definitions "
+				+ "AttributeName=freshId,AttributeType=S AttributeName=at,AttributeType=N AttributeName=colour,AttributeType=S "
+				+ "AttributeName=size,AttributeType=N --key-schema AttributeName=freshId,KeyType=HASH "
+				+ "AttributeName=at,KeyType=RANGE --billing-mode PAY_PER_REQUEST --global-secondary-indexes "
+				+ "'[{\"IndexName\":\"ByColour\",\"KeySchema\":[{\"AttributeName\":\"colour\",\"KeyType\":\"HASH\"},"
+				+ "{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]' "
+				+ "--local-secondary-indexes '[{\"IndexName\":\"BySize\",\"KeySchema\":[{\"AttributeName\":\"freshId\","
+				+ "\"KeyType\":\"HASH\"},{\"AttributeName\":\"size\",\"KeyType\":\"RANGE\"}],\"Projection\":"
+				+ "{\"ProjectionType\":\"ALL\"}}]' --endpoint-url " + at + "), or start with dynamo-relay.tables.create=true "
+				+ "to have it created from the declarations."),
+				problem(schema.toString(), "@globalIndex(name: \"ByStatus\"", "table `Orders` has no global index "
+						+ "`ByStatus`: add it (" + addByStatus(at) + "), or start with dynamo-relay.tables.create=true to "
+						+ "have it added.") };
+	}
+
+	/** The command that adds {@code ByStatus} to the on-demand {@code Orders} table. */
+	private static String addByStatus(String at) {
+		return "aws dynamodb update-table --table-name Orders --attribute-definitions AttributeName=status,AttributeType=S "
+				+ "AttributeName=orderId,AttributeType=S --global-secondary-index-updates '[{\"Create\":{\"IndexName\":"
+				+ "\"ByStatus\",\"KeySchema\":[{\"AttributeName\":\"status\",\"KeyType\":\"HASH\"},{\"AttributeName\":"
+				+ "\"orderId\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}}]' --endpoint-url " + at;
 	}
 
 	@Test
@@ -285,8 +351,8 @@ class DeclarationTablesIT {
 			.extracting(Problem::message)
 			.isEqualTo("table `Notes` has no stream, and `Subscription.noteChanges` keeps it live from a stream of new "
 					+ "and old images: enable one (aws dynamodb update-table --table-name Notes --stream-specification "
-					+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES), or start with dynamo-relay.tables.create=true "
-					+ "to have it enabled.");
+					+ "StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES --endpoint-url " + this.embedded.endpoint()
+					+ "), or start with dynamo-relay.tables.create=true to have it enabled.");
 		try (ConfigurableApplicationContext context = start(schema, true)) {
 			assertThat(context.isRunning()).isTrue();
 		}
@@ -442,16 +508,19 @@ class DeclarationTablesIT {
 
 	// ---- the application
 
-	private ConfigurableApplicationContext start(Path schema, boolean create, String... more) {
+	/** Starts the server on the test's engine, {@code dynamo-relay.tables.create} as {@code create} says (null: unset). */
+	private ConfigurableApplicationContext start(Path schema, Boolean create, String... more) {
 		List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--dynamo-relay.schema.locations=file:" + schema,
-				"--dynamo-relay.dynamodb.endpoint=" + this.embedded.endpoint(), "--dynamo-relay.cursor.secret=x",
-				"--dynamo-relay.tables.create=" + create));
+				"--dynamo-relay.dynamodb.endpoint=" + this.embedded.endpoint(), "--dynamo-relay.cursor.secret=x"));
+		if (create != null) {
+			arguments.add("--dynamo-relay.tables.create=" + create);
+		}
 		arguments.addAll(List.of(more));
 		return new SpringApplicationBuilder(DynamoRelayApplication.class).run(arguments.toArray(String[]::new));
 	}
 
 	/** The declaration failure a start with {@code schema} ends with. */
-	private DeclarationException startFailure(Path schema, boolean create, String... more) {
+	private DeclarationException startFailure(Path schema, Boolean create, String... more) {
 		List<Throwable> thrown = new ArrayList<>();
 		assertThatThrownBy(() -> start(schema, create, more).close()).satisfies(thrown::add);
 		for (Throwable cause = thrown.get(0); cause != null; cause = cause.getCause()) {

@@ -54,6 +54,7 @@ class LiveResumeIT extends IntegrationTest {
 	@DynamicPropertySource
 	static void ownDynamoDb(DynamicPropertyRegistry registry) {
 		registry.add("dynamo-relay.dynamodb.endpoint", () -> DYNAMODB.endpoint().toString());
+		registry.add("dynamo-relay.tables.create", () -> "true");
 		registry.add("dynamo-relay.dynamodb.streams-endpoint", () -> STREAMS.endpoint().toString());
 		registry.add("dynamo-relay.cursor.secret", () -> "resume-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "false");

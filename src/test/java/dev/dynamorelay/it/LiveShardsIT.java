@@ -36,6 +36,7 @@ class LiveShardsIT extends IntegrationTest {
 	@DynamicPropertySource
 	static void ownDynamoDb(DynamicPropertyRegistry registry) {
 		registry.add("dynamo-relay.dynamodb.endpoint", () -> DYNAMODB.endpoint().toString());
+		registry.add("dynamo-relay.tables.create", () -> "true");
 		registry.add("dynamo-relay.cursor.secret", () -> "shards-secret");
 		registry.add("dynamo-relay.sample-data.enabled", () -> "false");
 	}

@@ -50,11 +50,12 @@ final class ProxiedDynamoDb implements AutoCloseable {
 	}
 
 	/**
-	 * Points the server at the proxy, with cursor secret {@code secret} and the sample's data loaded (an
-	 * endpoint other than the embedded one loads none by default).
+	 * Points the server at the proxy, with cursor secret {@code secret}, the sample's tables created and its data
+	 * loaded (an endpoint other than the embedded one gets neither by default).
 	 */
 	void serveSample(DynamicPropertyRegistry registry, String secret) {
 		registry.add("dynamo-relay.dynamodb.endpoint", this::proxyEndpoint);
+		registry.add("dynamo-relay.tables.create", () -> "true");
 		// The live connections' stream reads go around the proxy: the calls it counts are the requests' own.
 		registry.add("dynamo-relay.dynamodb.streams-endpoint", this::endpoint);
 		registry.add("dynamo-relay.cursor.secret", () -> secret);

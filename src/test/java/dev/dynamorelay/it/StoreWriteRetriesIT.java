@@ -50,6 +50,8 @@ class StoreWriteRetriesIT extends ProxiedIntegrationTest {
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
 		Tokens.configure(registry);
 		registry.add("dynamo-relay.dynamodb.endpoint", DYNAMODB::proxyEndpoint);
+		// A fresh engine: its tables are the server's to create (by default only the embedded engine's are).
+		registry.add("dynamo-relay.tables.create", () -> "true");
 		registry.add("dynamo-relay.dynamodb.streams-endpoint", DYNAMODB::endpoint);
 	}
 

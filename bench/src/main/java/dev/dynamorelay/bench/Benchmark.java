@@ -1022,7 +1022,7 @@ public final class Benchmark {
 		}
 		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
 				"--dynamo-relay.dynamodb.endpoint=" + dynamoDb, "--dynamo-relay.cursor.secret=benchmark",
-				"--dynamo-relay.sample-data.enabled=false", "--logging.level.root=WARN"));
+				"--dynamo-relay.tables.create=true", "--dynamo-relay.sample-data.enabled=false", "--logging.level.root=WARN"));
 		command.addAll(more);
 		command.addAll(serverArguments());
 		return new ProcessBuilder(command).redirectErrorStream(true)

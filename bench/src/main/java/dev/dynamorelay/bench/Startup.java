@@ -879,7 +879,8 @@ final class Startup {
 			List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--logging.level.root=WARN"));
 			if (!embedded) {
 				arguments.addAll(List.of("--dynamo-relay.dynamodb.endpoint=" + this.dynamoDb,
-						"--dynamo-relay.cursor.secret=benchmark", "--dynamo-relay.sample-data.enabled=false"));
+						"--dynamo-relay.cursor.secret=benchmark", "--dynamo-relay.tables.create=true",
+						"--dynamo-relay.sample-data.enabled=false"));
 			}
 			arguments.addAll(List.of(more));
 			process = new ProcessBuilder(runtime.command(flags, arguments));
