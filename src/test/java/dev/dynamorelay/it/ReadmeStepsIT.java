@@ -83,8 +83,10 @@ class ReadmeStepsIT {
 		String diffBlock = section.substring(section.indexOf("```diff") + "```diff".length());
 		Files.writeString(schema, applyDiff(Files.readString(schema), diffBlock.substring(0, diffBlock.indexOf("```"))));
 
-		// 4. Served: a start that fails ends the process, whose log says why.
-		Process server = background(only(blocks, "--dynamo-relay.schema.locations=file:books.graphqls")
+		// 4. Checked, then served: a start that fails ends the process, whose log says why.
+		run(only(blocks, " check "), "check.log");
+		assertThat(Files.readString(this.folder.resolve("check.log"))).contains("no problem");
+		Process server = background(only(blocks, "--dynamo-relay.cursor.secret=")
 				+ " --server.port=" + this.serverPort, "server.log");
 		awaitLine(this.folder.resolve("server.log"), "Ready: GraphQL at", server);
 
@@ -167,9 +169,8 @@ class ReadmeStepsIT {
 
 	private void run(String command, String log) throws Exception {
 		Process process = new ProcessBuilder("bash", "-c", local(command)).directory(this.folder.toFile())
-			.redirectError(this.folder.resolve(log).toFile())
-			.redirectOutput(command.contains(">") ? ProcessBuilder.Redirect.DISCARD
-					: ProcessBuilder.Redirect.to(this.folder.resolve(log).toFile()))
+			.redirectErrorStream(true)
+			.redirectOutput(this.folder.resolve(log).toFile())
 			.start();
 		assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(command + " ends").isTrue();
 		assertThat(process.exitValue()).as(command + " (" + Files.readString(this.folder.resolve(log)) + ")").isZero();
