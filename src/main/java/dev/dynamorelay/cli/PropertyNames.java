@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.dynamorelay.schema.Suggestions;
+
 /**
  * The configuration properties the jar knows, from the configuration metadata the build generates
  * ({@code META-INF/spring-configuration-metadata.json} and {@code additional-spring-configuration-metadata.json}
@@ -102,7 +104,7 @@ public record PropertyNames(Collection<String> names) {
 		return best(this.names.stream()
 			.filter(PropertyNames::ours)
 			.map(PropertyNames::variable)
-			.map((candidate) -> new Candidate(candidate, distance(given, candidate), 0))
+			.map((candidate) -> new Candidate(candidate, Suggestions.distance(given, candidate), 0))
 			.toList(), Math.max(1, given.length() / 4));
 	}
 
@@ -128,21 +130,22 @@ public record PropertyNames(Collection<String> names) {
 		List<Candidate> candidates = new ArrayList<>();
 		for (String option : options) {
 			String bare = option.replaceFirst("^-+", "");
-			candidates.add(new Candidate(option, distance(given, bare.toLowerCase(Locale.ROOT)), 0));
+			candidates.add(new Candidate(option, Suggestions.distance(given, bare.toLowerCase(Locale.ROOT)), 0));
 		}
 		for (String property : this.names) {
 			String lower = property.toLowerCase(Locale.ROOT);
-			int distance = distance(given, lower);
+			int distance = Suggestions.distance(given, lower);
 			// A bare word may be the last part of a short property (`port`: `server.port`) or of one of the project's;
 			// the last parts of the libraries' long names (`...pushgateway.format`) would be guesses.
 			if (!given.contains(".") && (ours(property) || property.chars().filter((c) -> c == '.').count() == 1)) {
-				distance = Math.min(distance, distance(given, lower.substring(lower.lastIndexOf('.') + 1)));
+				distance = Math.min(distance,
+						Suggestions.distance(given, lower.substring(lower.lastIndexOf('.') + 1)));
 			}
 			// At equal distance the project's own property is the likelier meaning.
 			candidates.add(new Candidate("--" + property, distance, ours(property) ? 1 : 2));
 		}
 		for (String flag : SWITCHES) {
-			candidates.add(new Candidate("--" + flag, distance(given, flag), 2));
+			candidates.add(new Candidate("--" + flag, Suggestions.distance(given, flag), 2));
 		}
 		return best(candidates, bound);
 	}
@@ -151,7 +154,7 @@ public record PropertyNames(Collection<String> names) {
 	public static Optional<String> closest(String word, Collection<String> words) {
 		String given = word.toLowerCase(Locale.ROOT);
 		return best(words.stream().map((candidate) -> new Candidate(candidate,
-				distance(given, candidate.toLowerCase(Locale.ROOT)), 0)).toList(), Math.max(1, given.length() / 4));
+				Suggestions.distance(given, candidate.toLowerCase(Locale.ROOT)), 0)).toList(), Math.max(1, given.length() / 4));
 	}
 
 	private static Optional<String> best(List<Candidate> candidates, int bound) {
@@ -169,30 +172,6 @@ public record PropertyNames(Collection<String> names) {
 	}
 
 	private record Candidate(String text, int distance, int rank) {
-	}
-
-	/**
-	 * The fewest insertions, deletions, replacements and swaps of two neighbours that make one text the other
-	 * (Damerau-Levenshtein's, as optimal string alignment): {@code endpiont} is one slip from {@code endpoint}.
-	 */
-	static int distance(String a, String b) {
-		int[][] d = new int[a.length() + 1][b.length() + 1];
-		for (int i = 0; i <= a.length(); i++) {
-			d[i][0] = i;
-		}
-		for (int j = 0; j <= b.length(); j++) {
-			d[0][j] = j;
-		}
-		for (int i = 1; i <= a.length(); i++) {
-			for (int j = 1; j <= b.length(); j++) {
-				int cost = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
-				d[i][j] = Math.min(d[i - 1][j - 1] + cost, Math.min(d[i - 1][j], d[i][j - 1]) + 1);
-				if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-					d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-				}
-			}
-		}
-		return d[a.length()][b.length()];
 	}
 
 }

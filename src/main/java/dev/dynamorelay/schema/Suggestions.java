@@ -49,8 +49,11 @@ public final class Suggestions {
 			.orElse(": " + what);
 	}
 
-	/** The edit distance of {@code a} and {@code b} ignoring case: optimal string alignment (Damerau–Levenshtein). */
-	static int distance(String a, String b) {
+	/**
+	 * The edit distance of {@code a} and {@code b} ignoring case: optimal string alignment (Damerau–Levenshtein), so
+	 * that {@code endpiont} is one slip from {@code endpoint}. Also the command line's measure of a misspelt property.
+	 */
+	public static int distance(String a, String b) {
 		String x = a.toLowerCase(Locale.ROOT);
 		String y = b.toLowerCase(Locale.ROOT);
 		int[][] d = new int[x.length() + 1][y.length() + 1];
