@@ -38,9 +38,9 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.declaration.DeclaredSchema;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredSchema;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.schema.DeclarationException;
