@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -39,11 +40,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredSchema;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.DeclarationException.Problem;
-import dev.dynamorelay.schema.ParsedSchema;
 import dev.dynamorelay.tables.DeclaredTables;
 import dev.dynamorelay.web.ErrorResponses;
 
@@ -63,9 +64,18 @@ public class AccessConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(AccessConfiguration.class);
 
+	/**
+	 * The {@code @auth} rules, read when the bean factory is post-processed, after the declarations
+	 * ({@link dev.dynamorelay.declaration.DeclarationConfiguration}'s post-processor is ordered first) and before any
+	 * bean is made: a mistake in them stops the start before the web server, the engine and DynamoDB's client exist.
+	 */
 	@Bean
-	AccessRules accessRules(ParsedSchema schema, Declarations declarations) {
-		return AccessRulesReader.read(schema.registry(), declarations);
+	static BeanFactoryPostProcessor accessRulesRead() {
+		return (beanFactory) -> {
+			DeclaredSchema read = beanFactory.getBean(DeclaredSchema.class);
+			beanFactory.registerSingleton("accessRules",
+					AccessRulesReader.read(read.schema().registry(), read.declarations()));
+		};
 	}
 
 	@Bean

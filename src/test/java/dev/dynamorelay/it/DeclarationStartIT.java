@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * The server started as a command (its main class in a JVM of its own) with broken schema files: it
  * exits with a non-zero status after one readable report of every problem, each at its file, line and
- * column, and no stack trace.
+ * column, and no stack trace, before its web server and engine have started.
  */
 class DeclarationStartIT {
 
@@ -63,6 +63,8 @@ class DeclarationStartIT {
 				"\n  " + schema + ":12:9: `User.posts(since:)` is `String`, but sort key `postedAt` is N: declare it as "
 						+ "`Int`, `Long`, `Float` or `Decimal`.\n",
 				"Change the schema files (dynamo-relay.schema.locations) or the tables as each line says, then start again.");
+		// Reported before the web server and the embedded engine are made: neither has said a word.
+		assertThat(run.output()).as(run.output()).doesNotContain("Tomcat", "Embedded DynamoDB engine");
 		assertNoStackTrace(run);
 	}
 
