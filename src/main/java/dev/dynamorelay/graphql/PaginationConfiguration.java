@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.error.RequiredPropertyException;
 import dev.dynamorelay.pagination.ConnectionMeters;
 import dev.dynamorelay.pagination.CursorCodec;
 import dev.dynamorelay.pagination.PageSizes;
@@ -30,8 +31,9 @@ class PaginationConfiguration {
 		String secret = cursor.secret();
 		if (secret == null || secret.isBlank()) {
 			if (!dynamoDb.embedded()) {
-				throw new IllegalStateException("dynamo-relay.cursor.secret is required when DynamoDB is not embedded: "
-						+ "instances must share it for their cursors to stay valid across restarts and instances.");
+				throw new RequiredPropertyException("dynamo-relay.cursor.secret", "DynamoDB is not the embedded engine, "
+						+ "and the instances serving it must share a secret for their cursors to stay valid across restarts "
+						+ "and instances.");
 			}
 			byte[] random = new byte[32];
 			new SecureRandom().nextBytes(random);

@@ -123,6 +123,20 @@ class DeclarationStartIT {
 		assertNoStackTrace(run);
 	}
 
+	/** Before, a stack trace of "Application run failed" from the cursor codec's bean. */
+	@Test
+	void aServerAgainstAnEndpointWithoutACursorSecretEndsSayingWhichPropertyToSet() throws Exception {
+		try (dev.dynamorelay.dynamodb.EmbeddedDynamoDb dynamoDb = dev.dynamorelay.dynamodb.EmbeddedDynamoDb.start()) {
+			Run run = run("--dynamo-relay.dynamodb.endpoint=" + dynamoDb.endpoint(), "--dynamo-relay.tables.create=true");
+			assertThat(run.exitCode()).as(run.output()).isNotZero();
+			assertThat(run.output()).contains("APPLICATION FAILED TO START",
+					"dynamo-relay.cursor.secret is required: DynamoDB is not the embedded engine",
+					"Set dynamo-relay.cursor.secret (--dynamo-relay.cursor.secret=..., or the environment variable "
+							+ "DYNAMO_RELAY_CURSOR_SECRET)");
+			assertNoStackTrace(run);
+		}
+	}
+
 	/** No stack trace, and the report once: not repeated inside a bean creation failure's message. */
 	private static void assertNoStackTrace(Run run) {
 		assertThat(run.output().lines().filter((line) -> line.startsWith("\tat ") || line.startsWith("Caused by: ")))
