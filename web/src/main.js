@@ -7,39 +7,15 @@
 // sentinel below the list scrolls into view (IntersectionObserver). addPurchase's purchaseEdge,
 // removePurchase's deletedId and the changes of purchaseChanges (over graphql-ws) go into that same
 // merged list through LiveList (src/live-list.js), which places each edge and deduplicates by node.
-import {
-  ApolloClient,
-  ApolloLink,
-  CombinedGraphQLErrors,
-  HttpLink,
-  InMemoryCache,
-  ServerError,
-  gql,
-} from '@apollo/client';
-import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+import { InMemoryCache, gql } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { OperationTypeNode } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { LiveList } from './live-list.js';
+import { createClients, createLiveSession, describeError } from './live-session.js';
 import './style.css';
 
 const PAGE_SIZE = 20;
 
-// Subscriptions over WebSocket (graphql-transport-ws) on the same origin and path; queries and
-// mutations over HTTP. The client makes no retries of its own: a dropped subscription is started
-// again by startLive() with `after` = the last eventId seen, so that no change is lost in between
-// (graphql-ws's own retries would send the subscription again as it was first sent).
-const wsClient = createClient({
-  url: `${location.origin.replace(/^http/, 'ws')}/graphql`,
-  retryAttempts: 0,
-});
-
-const client = new ApolloClient({
-  link: ApolloLink.split(
-    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
-    new GraphQLWsLink(wsClient),
-    new HttpLink({ uri: '/graphql' }),
-  ),
+const { wsClient, client } = createClients({
   cache: new InMemoryCache({
     typePolicies: {
       User: {
@@ -146,20 +122,6 @@ function setStatus(state, text = '') {
   statusEl.classList.toggle('is-error', state === 'error');
   retryButton.hidden = state !== 'error';
   list.setAttribute('aria-busy', String(state === 'loading'));
-}
-
-function describeError(error) {
-  if (CombinedGraphQLErrors.is(error)) {
-    const first = error.errors[0] ?? {};
-    return { message: first.message ?? error.message, code: first.extensions?.code ?? 'GRAPHQL_ERROR' };
-  }
-  if (ServerError.is(error)) {
-    return { message: error.message, code: `HTTP_${error.statusCode}` };
-  }
-  return {
-    message: error?.message ?? String(error),
-    code: error?.extensions?.code ?? 'NETWORK_ERROR',
-  };
 }
 
 function showError(s, error, retry) {
@@ -355,7 +317,7 @@ function currentFilters() {
 
 function stop(s) {
   s.sub.unsubscribe();
-  stopLive(s);
+  liveSession.stop(s);
   // The list was kept current only while it was shown: shown again, it is read again.
   if (s.list.user) {
     client.cache.evict({ id: s.list.user, fieldName: 'purchases', args: s.list.args });
@@ -383,7 +345,6 @@ function start() {
   const s = {
     obs, variables, conn: null, loading: true, loadingMore: false, fetchedAfter: undefined, error: null, retry: null,
     list: new LiveList(client.cache, { minAmount, order }),
-    live: null, liveTimer: null, liveRetries: 0, lastEventId: undefined,
   };
   session = s;
   renderSummary({ userId, name: picker.selectedOptions[0]?.dataset.name }, null, minAmount);
@@ -399,77 +360,19 @@ function start() {
 // ---------------------------------------------------------------------------------------------
 // Live changes: purchaseChanges(userId, minAmount) over graphql-ws, into the same merged list.
 
-/** The live line: data-state is connecting | live | reconnecting | off. */
-function setLive(s, state, text) {
-  if (s && s !== session) return;
-  liveEl.dataset.state = state;
-  liveEl.textContent = text ?? { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: '' }[state];
-}
+const liveSession = createLiveSession({ client, wsClient, liveEl, current: () => session, restart: () => start() });
+const { setLive } = liveSession;
 
-// Errors that another try would only repeat.
-const FATAL_LIVE_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'INVALID_ARGUMENT', 'QUERY_TOO_COMPLEX', 'NOT_FOUND']);
-
+/** Subscribes to the list's changes, from the last one seen when it subscribes again. */
 function startLive(s) {
-  if (s !== session) return;
-  s.liveTimer = null;
-  setLive(s, s.liveRetries ? 'reconnecting' : 'connecting');
-  const variables = { userId: s.variables.userId, minAmount: s.variables.minAmount, after: s.lastEventId };
-  let ended = false;
-  const end = (error) => {
-    if (ended) return;
-    ended = true;
-    if (s === session) liveLost(s, error);
-  };
-  s.live = client.subscribe({ query: PURCHASE_CHANGES, variables }).subscribe({
-    next: ({ data, error }) => {
-      if (error) {
-        end(error);
-        return;
-      }
-      const change = data?.purchaseChanges;
-      if (!change || s !== session) return;
-      if (change.eventId) s.lastEventId = change.eventId;
-      s.liveRetries = 0;
-      setLive(s, 'live');
-      s.list.apply(change);
-    },
-    error: end,
-    complete: () => end(new Error('the live connection ended')),
+  liveSession.start(s, {
+    query: PURCHASE_CHANGES,
+    variables: (after) => ({ userId: s.variables.userId, minAmount: s.variables.minAmount, after }),
+    change: (data) => data?.purchaseChanges,
+    eventId: (change) => change.eventId,
+    apply: (change) => s.list.apply(change),
   });
 }
-
-function stopLive(s) {
-  clearTimeout(s.liveTimer);
-  s.liveTimer = null;
-  s.live?.unsubscribe();
-  s.live = null;
-}
-
-function liveLost(s, error) {
-  stopLive(s);
-  const { code, message } = describeError(error);
-  if (code === 'INVALID_CURSOR') {
-    // The last change seen is no longer in the stream: what happened since is unknown, so the list
-    // is read again.
-    start();
-    return;
-  }
-  if (FATAL_LIVE_CODES.has(code)) {
-    setLive(s, 'off', `Live updates off: ${code}: ${message}`);
-    return;
-  }
-  // Dropped (a restart closes with 1012, a slow reader is dropped with UNAVAILABLE): again after a
-  // growing pause, from the last change seen.
-  const pause = Math.min(30_000, 500 * 2 ** s.liveRetries) + Math.floor(Math.random() * 500);
-  s.liveRetries++;
-  setLive(s, 'reconnecting');
-  s.liveTimer = setTimeout(() => startLive(s), pause);
-}
-
-// The socket is up: the subscription is being started on it (what the server sends then is live).
-wsClient.on('connected', () => {
-  if (session?.live) setLive(session, 'live');
-});
 
 // ---------------------------------------------------------------------------------------------
 // Writes: addPurchase from the form, removePurchase from a row's button. Each answer goes into the
