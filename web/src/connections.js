@@ -8,7 +8,8 @@
 // connection live, nor by which node field a change's edge is placed.
 import { InMemoryCache, gql } from '@apollo/client';
 import { ConnectionList } from './connection-list.js';
-import { createClients, createLiveSession, describeError } from './live-session.js';
+import { createStatusLine, renderKeyed, watchSentinel } from './list-page.js';
+import { createClients, createLiveSession } from './live-session.js';
 import './style.css';
 
 const PAGE_SIZE = 20;
@@ -42,21 +43,9 @@ let session = null;
 // ---------------------------------------------------------------------------------------------
 // Status line: data-state is loading | end | error | idle | waiting (arguments to enter).
 
-function setStatus(state, text = '') {
-  statusEl.dataset.state = state;
-  statusEl.textContent = text;
-  statusEl.classList.toggle('is-error', state === 'error');
-  retryButton.hidden = state !== 'error';
-  list.setAttribute('aria-busy', String(state === 'loading'));
-}
-
-function showError(s, error, retry) {
-  if (s !== session) return;
-  s.error = error;
-  s.retry = retry;
-  const { message, code } = describeError(error);
-  setStatus('error', `${code}: ${message}`);
-}
+const { setStatus, showError, showStartError } = createStatusLine({
+  statusEl, retryButton, list, current: () => session, refresh: refreshStatus,
+});
 
 function refreshStatus(s) {
   if (s !== session || s.error) return;
@@ -210,8 +199,6 @@ function formatValue(value) {
 function renderItem(edge) {
   const li = document.createElement('li');
   li.className = 'item';
-  li.dataset.id = ConnectionList.key(edge);
-  li.dataset.signature = JSON.stringify(edge.node);
   const fields = document.createElement('dl');
   fields.className = 'item-fields';
   for (const [name, value] of Object.entries(edge.node)) {
@@ -229,29 +216,9 @@ function renderItem(edge) {
   return li;
 }
 
-/** Keyed render: rows are kept, moved or drawn again when their node changed; each item once. */
+/** Draws the list's edges: each item once; a row stays while its node is unchanged. */
 function renderList(edges) {
-  const rows = new Map([...list.children].map((li) => [li.dataset.id, li]));
-  let next = list.firstElementChild;
-  for (const edge of edges) {
-    const key = ConnectionList.key(edge);
-    let li = rows.get(key);
-    rows.delete(key);
-    if (li && li.dataset.signature !== JSON.stringify(edge.node)) {
-      const fresh = renderItem(edge);
-      if (next === li) next = fresh;
-      li.replaceWith(fresh);
-      li = fresh;
-    }
-    li ??= renderItem(edge);
-    if (li === next) next = next.nextElementSibling;
-    else list.insertBefore(li, next);
-  }
-  while (next) {
-    const after = next.nextElementSibling;
-    next.remove();
-    next = after;
-  }
+  renderKeyed(list, edges, { key: ConnectionList.key, signature: (edge) => JSON.stringify(edge.node), render: renderItem });
   $('#shown').textContent = String(list.children.length);
 }
 
@@ -293,16 +260,9 @@ async function loadMore(s) {
   recheckSentinel();
 }
 
-// observe() delivers a first callback with the current intersection, so re-observing after every page
-// keeps loading while the sentinel stays visible (short pages, big screens, pages with no edges).
-const observer = new IntersectionObserver((entries) => {
-  if (entries.some((entry) => entry.isIntersecting) && session) loadMore(session);
-}, { rootMargin: '0px 0px 200px 0px' });
-
-function recheckSentinel() {
-  observer.unobserve(sentinel);
-  observer.observe(sentinel);
-}
+const recheckSentinel = watchSentinel(sentinel, () => {
+  if (session) loadMore(session);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Live changes.
@@ -401,16 +361,6 @@ function start() {
   loadMore(s);
 }
 
-retryButton.addEventListener('click', () => {
-  const s = session;
-  if (!s?.error) return;
-  const retry = s.retry;
-  s.error = null;
-  s.retry = null;
-  refreshStatus(s);
-  retry?.();
-});
-
 controls.addEventListener('submit', (event) => {
   event.preventDefault();
   window.scrollTo({ top: 0 });
@@ -440,9 +390,7 @@ async function init() {
     if (!response.ok) throw Object.assign(new Error(`${DESCRIPTION} answered ${response.status}`), { extensions: { code: `HTTP_${response.status}` } });
     described = await response.json();
   } catch (error) {
-    const { message, code } = describeError(error);
-    setStatus('error', `${code}: ${message}`);
-    retryButton.onclick = () => { retryButton.onclick = null; init(); };
+    showStartError(error, init);
     return;
   }
   connections = new Map(described.connections.map((connection) => [connection.field, connection]));

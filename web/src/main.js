@@ -9,6 +9,7 @@
 // merged list through LiveList (src/live-list.js), which places each edge and deduplicates by node.
 import { InMemoryCache, gql } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
+import { createStatusLine, renderKeyed, watchSentinel } from './list-page.js';
 import { LiveList } from './live-list.js';
 import { createClients, createLiveSession, describeError } from './live-session.js';
 import './style.css';
@@ -116,21 +117,9 @@ let session = null;
 // ---------------------------------------------------------------------------------------------
 // Status line: data-state is loading | end | error | idle.
 
-function setStatus(state, text = '') {
-  statusEl.dataset.state = state;
-  statusEl.textContent = text;
-  statusEl.classList.toggle('is-error', state === 'error');
-  retryButton.hidden = state !== 'error';
-  list.setAttribute('aria-busy', String(state === 'loading'));
-}
-
-function showError(s, error, retry) {
-  if (s !== session) return;
-  s.error = error;
-  s.retry = retry;
-  const { message, code } = describeError(error);
-  setStatus('error', `${code}: ${message}`);
-}
+const { setStatus, showError, showStartError } = createStatusLine({
+  statusEl, retryButton, list, current: () => session, refresh: refreshStatus,
+});
 
 function refreshStatus(s) {
   if (s !== session) return;
@@ -157,8 +146,6 @@ function rowSignature(node) {
 function renderItem(node) {
   const li = document.createElement('li');
   li.className = 'purchase';
-  li.dataset.id = node.id;
-  li.dataset.signature = rowSignature(node);
 
   const main = document.createElement('div');
   main.className = 'purchase-main';
@@ -189,34 +176,13 @@ function renderItem(node) {
   return li;
 }
 
-/**
- * Keyed render of the merged edges: rows are kept, moved, drawn again when their node changed, or
- * removed, so that an insert in the middle leaves the rows around it (and the scroll position) alone.
- * Each node id appears at most once.
- */
+/** Draws the merged edges: each purchase once, in their order; a row stays while its purchase is unchanged. */
 function renderList(edges) {
-  const rows = new Map([...list.children].map((li) => [li.dataset.id, li]));
-  const seen = new Set();
-  let next = list.firstElementChild;
-  for (const { node } of edges) {
-    if (seen.has(node.id)) continue;
-    seen.add(node.id);
-    let li = rows.get(node.id);
-    if (li && li.dataset.signature !== rowSignature(node)) {
-      const fresh = renderItem(node);
-      if (next === li) next = fresh;
-      li.replaceWith(fresh);
-      li = fresh;
-    }
-    li ??= renderItem(node);
-    if (li === next) next = next.nextElementSibling;
-    else list.insertBefore(li, next);
-  }
-  while (next) {
-    const after = next.nextElementSibling;
-    next.remove();
-    next = after;
-  }
+  renderKeyed(list, edges, {
+    key: ({ node }) => node.id,
+    signature: ({ node }) => rowSignature(node),
+    render: ({ node }) => renderItem(node),
+  });
   $('#shown').textContent = String(list.children.length);
 }
 
@@ -297,17 +263,9 @@ async function loadMore(s) {
   recheckSentinel();
 }
 
-// observe() always delivers one first callback with the current intersection, so re-observing
-// after every page keeps loading while the sentinel stays visible (short pages, big screens,
-// pages with no edges).
-const observer = new IntersectionObserver((entries) => {
-  if (entries.some((entry) => entry.isIntersecting) && session) loadMore(session);
-}, { rootMargin: '0px 0px 200px 0px' });
-
-function recheckSentinel() {
-  observer.unobserve(sentinel);
-  observer.observe(sentinel);
-}
+const recheckSentinel = watchSentinel(sentinel, () => {
+  if (session) loadMore(session);
+});
 
 function currentFilters() {
   const raw = minAmountInput.value.trim();
@@ -459,16 +417,6 @@ list.addEventListener('click', async (event) => {
   writeStatus('done', `Deleted “${product}”.`);
 });
 
-retryButton.addEventListener('click', () => {
-  const s = session;
-  if (!s?.error) return;
-  const retry = s.retry;
-  s.error = null;
-  s.retry = null;
-  refreshStatus(s);
-  retry?.();
-});
-
 // ---------------------------------------------------------------------------------------------
 // User picker: users(first: 100) is a forward-only Scan; follow pages until the end (bounded).
 
@@ -490,9 +438,7 @@ async function init() {
   try {
     users = await loadUsers();
   } catch (error) {
-    const { message, code } = describeError(error);
-    setStatus('error', `${code}: ${message}`);
-    retryButton.onclick = () => { retryButton.onclick = null; init(); };
+    showStartError(error, init);
     return;
   }
   picker.replaceChildren(...users.map((user) => {
