@@ -1,8 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// What the pages have in common is written once, in shell/: a line `<!-- shell: header purchases -->` in a
+// page stands for shell/header.html, with {{page}} replaced by `purchases`. The pages are whole HTML
+// files after this (in `npm run dev` too); what is left in a page's own file is its own.
+const shell = {
+  name: 'page-shell',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html) => html.replace(/^[ \t]*<!-- shell: ([\w-]+)(?: (\S+))? -->$/gm, (line, part, page) =>
+      readFileSync(resolve(root, 'shell', `${part}.html`), 'utf8').trimEnd().replaceAll('{{page}}', page ?? '')),
+  },
+};
 
 // Three pages, served by the Spring Boot server from web/dist/ (dev.dynamorelay.web.WebPages):
 //   dist/purchases.html      -> /            while the sample schema is served (Apollo Client infinite scroll, live)
@@ -14,6 +27,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   base: '/',
+  plugins: [shell],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

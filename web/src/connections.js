@@ -6,37 +6,18 @@
 // What the page knows of the schema comes from the server's description, /pages/connections.json
 // (dev.dynamorelay.web.ServedConnections): introspection does not tell which subscription keeps a
 // connection live, nor by which node field a change's edge is placed.
-import {
-  ApolloClient,
-  ApolloLink,
-  CombinedGraphQLErrors,
-  HttpLink,
-  InMemoryCache,
-  ServerError,
-  gql,
-} from '@apollo/client';
-import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { OperationTypeNode } from 'graphql';
-import { createClient } from 'graphql-ws';
+import { InMemoryCache, gql } from '@apollo/client';
 import { ConnectionList } from './connection-list.js';
+import { createStatusLine, renderKeyed, watchSentinel } from './list-page.js';
+import { createClients, createLiveSession } from './live-session.js';
 import './style.css';
 
 const PAGE_SIZE = 20;
 const DESCRIPTION = '/pages/connections.json';
 
-const wsClient = createClient({
-  url: `${location.origin.replace(/^http/, 'ws')}/graphql`,
-  retryAttempts: 0,
-});
-
 // Pages are merged by ConnectionList, not by Apollo's cache (the types are not known when the page is
 // written): every read goes to the network and is kept nowhere else.
-const client = new ApolloClient({
-  link: ApolloLink.split(
-    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
-    new GraphQLWsLink(wsClient),
-    new HttpLink({ uri: '/graphql' }),
-  ),
+const { wsClient, client } = createClients({
   cache: new InMemoryCache(),
   defaultOptions: { query: { fetchPolicy: 'no-cache' } },
 });
@@ -62,35 +43,9 @@ let session = null;
 // ---------------------------------------------------------------------------------------------
 // Status line: data-state is loading | end | error | idle | waiting (arguments to enter).
 
-function setStatus(state, text = '') {
-  statusEl.dataset.state = state;
-  statusEl.textContent = text;
-  statusEl.classList.toggle('is-error', state === 'error');
-  retryButton.hidden = state !== 'error';
-  list.setAttribute('aria-busy', String(state === 'loading'));
-}
-
-function describeError(error) {
-  if (CombinedGraphQLErrors.is(error)) {
-    const first = error.errors[0] ?? {};
-    return { message: first.message ?? error.message, code: first.extensions?.code ?? 'GRAPHQL_ERROR' };
-  }
-  if (ServerError.is(error)) return { message: error.message, code: `HTTP_${error.statusCode}` };
-  if (Array.isArray(error)) {
-    // graphql-ws hands a subscription's errors as a list.
-    const first = error[0] ?? {};
-    return { message: first.message ?? String(first), code: first.extensions?.code ?? 'GRAPHQL_ERROR' };
-  }
-  return { message: error?.message ?? String(error), code: error?.extensions?.code ?? 'NETWORK_ERROR' };
-}
-
-function showError(s, error, retry) {
-  if (s !== session) return;
-  s.error = error;
-  s.retry = retry;
-  const { message, code } = describeError(error);
-  setStatus('error', `${code}: ${message}`);
-}
+const { setStatus, showError, showStartError } = createStatusLine({
+  statusEl, retryButton, list, current: () => session, refresh: refreshStatus,
+});
 
 function refreshStatus(s) {
   if (s !== session || s.error) return;
@@ -244,8 +199,6 @@ function formatValue(value) {
 function renderItem(edge) {
   const li = document.createElement('li');
   li.className = 'item';
-  li.dataset.id = ConnectionList.key(edge);
-  li.dataset.signature = JSON.stringify(edge.node);
   const fields = document.createElement('dl');
   fields.className = 'item-fields';
   for (const [name, value] of Object.entries(edge.node)) {
@@ -263,29 +216,9 @@ function renderItem(edge) {
   return li;
 }
 
-/** Keyed render: rows are kept, moved or drawn again when their node changed; each item once. */
+/** Draws the list's edges: each item once; a row stays while its node is unchanged. */
 function renderList(edges) {
-  const rows = new Map([...list.children].map((li) => [li.dataset.id, li]));
-  let next = list.firstElementChild;
-  for (const edge of edges) {
-    const key = ConnectionList.key(edge);
-    let li = rows.get(key);
-    rows.delete(key);
-    if (li && li.dataset.signature !== JSON.stringify(edge.node)) {
-      const fresh = renderItem(edge);
-      if (next === li) next = fresh;
-      li.replaceWith(fresh);
-      li = fresh;
-    }
-    li ??= renderItem(edge);
-    if (li === next) next = next.nextElementSibling;
-    else list.insertBefore(li, next);
-  }
-  while (next) {
-    const after = next.nextElementSibling;
-    next.remove();
-    next = after;
-  }
+  renderKeyed(list, edges, { key: ConnectionList.key, signature: (edge) => JSON.stringify(edge.node), render: renderItem });
   $('#shown').textContent = String(list.children.length);
 }
 
@@ -327,28 +260,15 @@ async function loadMore(s) {
   recheckSentinel();
 }
 
-// observe() delivers a first callback with the current intersection, so re-observing after every page
-// keeps loading while the sentinel stays visible (short pages, big screens, pages with no edges).
-const observer = new IntersectionObserver((entries) => {
-  if (entries.some((entry) => entry.isIntersecting) && session) loadMore(session);
-}, { rootMargin: '0px 0px 200px 0px' });
-
-function recheckSentinel() {
-  observer.unobserve(sentinel);
-  observer.observe(sentinel);
-}
+const recheckSentinel = watchSentinel(sentinel, () => {
+  if (session) loadMore(session);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Live changes.
 
-/** The live line: data-state is connecting | live | reconnecting | off. */
-function setLive(s, state, text) {
-  if (s && s !== session) return;
-  liveEl.dataset.state = state;
-  liveEl.textContent = text ?? { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: '' }[state];
-}
-
-const FATAL_LIVE_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'INVALID_ARGUMENT', 'QUERY_TOO_COMPLEX', 'NOT_FOUND']);
+const liveSession = createLiveSession({ client, wsClient, liveEl, current: () => session, restart: () => start() });
+const { setLive } = liveSession;
 
 /**
  * The subscription's arguments for the list shown, or why it cannot keep it live: every argument given to
@@ -366,76 +286,34 @@ function liveArguments(connection, variables) {
   return { given };
 }
 
+/** Starts the session's live changes: `s.changes` over the subscription, each applied to the list and drawn. */
 function startLive(s) {
-  if (s !== session) return;
-  s.liveTimer = null;
-  setLive(s, s.liveRetries ? 'reconnecting' : 'connecting');
-  const { live } = s.connection;
-  const variables = { ...s.variables };
-  if (live.after && s.lastEventId) variables[live.after] = s.lastEventId;
-  let ended = false;
-  const end = (error) => {
-    if (ended) return;
-    ended = true;
-    if (s === session) liveLost(s, error);
-  };
-  s.live = client.subscribe({ query: s.changes, variables }).subscribe({
-    next: ({ data, error }) => {
-      if (error) {
-        end(error);
-        return;
-      }
-      const change = data?.[live.field];
-      if (!change || s !== session) return;
-      if (live.eventId && change[live.eventId]) s.lastEventId = change[live.eventId];
-      s.liveRetries = 0;
-      setLive(s, 'live');
+  const { live: spec } = s.connection;
+  liveSession.start(s, {
+    query: s.changes,
+    variables: (lastEventId) => {
+      const variables = { ...s.variables };
+      if (spec.after && lastEventId) variables[spec.after] = lastEventId;
+      return variables;
+    },
+    change: (data) => data?.[spec.field],
+    eventId: (change) => (spec.eventId ? change[spec.eventId] : undefined),
+    apply: (change) => {
       s.list.apply({
         kind: change.kind,
-        edge: live.edge ? change[live.edge] : null,
-        deletedId: live.deletedId ? change[live.deletedId] : null,
+        edge: spec.edge ? change[spec.edge] : null,
+        deletedId: spec.deletedId ? change[spec.deletedId] : null,
       });
       render(s);
     },
-    error: end,
-    complete: () => end(new Error('the live connection ended')),
   });
 }
-
-function stopLive(s) {
-  clearTimeout(s.liveTimer);
-  s.liveTimer = null;
-  s.live?.unsubscribe();
-  s.live = null;
-}
-
-function liveLost(s, error) {
-  stopLive(s);
-  const { code, message } = describeError(error);
-  if (code === 'INVALID_CURSOR') {
-    // The last change seen is no longer in the stream: what happened since is unknown, so the list is read again.
-    start();
-    return;
-  }
-  if (FATAL_LIVE_CODES.has(code)) {
-    setLive(s, 'off', `Live updates off: ${code}: ${message}`);
-    return;
-  }
-  const pause = Math.min(30_000, 500 * 2 ** s.liveRetries) + Math.floor(Math.random() * 500);
-  s.liveRetries++;
-  setLive(s, 'reconnecting');
-  s.liveTimer = setTimeout(() => startLive(s), pause);
-}
-
-wsClient.on('connected', () => {
-  if (session?.live) setLive(session, 'live');
-});
 
 // ---------------------------------------------------------------------------------------------
 // A session: one connection with its arguments.
 
 function stop(s) {
-  stopLive(s);
+  liveSession.stop(s);
 }
 
 function start() {
@@ -466,7 +344,7 @@ function start() {
       descending: variables.order !== undefined ? variables.order === 'DESC' : connection.descending,
     }),
     severalTypes: connection.nodeSelection.startsWith('__typename'),
-    loading: false, error: null, retry: null, live: null, liveTimer: null, liveRetries: 0, lastEventId: undefined,
+    loading: false, error: null, retry: null,
   };
   session = s;
   refreshStatus(s);
@@ -482,16 +360,6 @@ function start() {
   }
   loadMore(s);
 }
-
-retryButton.addEventListener('click', () => {
-  const s = session;
-  if (!s?.error) return;
-  const retry = s.retry;
-  s.error = null;
-  s.retry = null;
-  refreshStatus(s);
-  retry?.();
-});
 
 controls.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -522,9 +390,7 @@ async function init() {
     if (!response.ok) throw Object.assign(new Error(`${DESCRIPTION} answered ${response.status}`), { extensions: { code: `HTTP_${response.status}` } });
     described = await response.json();
   } catch (error) {
-    const { message, code } = describeError(error);
-    setStatus('error', `${code}: ${message}`);
-    retryButton.onclick = () => { retryButton.onclick = null; init(); };
+    showStartError(error, init);
     return;
   }
   connections = new Map(described.connections.map((connection) => [connection.field, connection]));

@@ -7,39 +7,16 @@
 // sentinel below the list scrolls into view (IntersectionObserver). addPurchase's purchaseEdge,
 // removePurchase's deletedId and the changes of purchaseChanges (over graphql-ws) go into that same
 // merged list through LiveList (src/live-list.js), which places each edge and deduplicates by node.
-import {
-  ApolloClient,
-  ApolloLink,
-  CombinedGraphQLErrors,
-  HttpLink,
-  InMemoryCache,
-  ServerError,
-  gql,
-} from '@apollo/client';
-import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+import { InMemoryCache, gql } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { OperationTypeNode } from 'graphql';
-import { createClient } from 'graphql-ws';
+import { createStatusLine, renderKeyed, watchSentinel } from './list-page.js';
 import { LiveList } from './live-list.js';
+import { createClients, createLiveSession, describeError } from './live-session.js';
 import './style.css';
 
 const PAGE_SIZE = 20;
 
-// Subscriptions over WebSocket (graphql-transport-ws) on the same origin and path; queries and
-// mutations over HTTP. The client makes no retries of its own: a dropped subscription is started
-// again by startLive() with `after` = the last eventId seen, so that no change is lost in between
-// (graphql-ws's own retries would send the subscription again as it was first sent).
-const wsClient = createClient({
-  url: `${location.origin.replace(/^http/, 'ws')}/graphql`,
-  retryAttempts: 0,
-});
-
-const client = new ApolloClient({
-  link: ApolloLink.split(
-    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
-    new GraphQLWsLink(wsClient),
-    new HttpLink({ uri: '/graphql' }),
-  ),
+const { wsClient, client } = createClients({
   cache: new InMemoryCache({
     typePolicies: {
       User: {
@@ -140,35 +117,9 @@ let session = null;
 // ---------------------------------------------------------------------------------------------
 // Status line: data-state is loading | end | error | idle.
 
-function setStatus(state, text = '') {
-  statusEl.dataset.state = state;
-  statusEl.textContent = text;
-  statusEl.classList.toggle('is-error', state === 'error');
-  retryButton.hidden = state !== 'error';
-  list.setAttribute('aria-busy', String(state === 'loading'));
-}
-
-function describeError(error) {
-  if (CombinedGraphQLErrors.is(error)) {
-    const first = error.errors[0] ?? {};
-    return { message: first.message ?? error.message, code: first.extensions?.code ?? 'GRAPHQL_ERROR' };
-  }
-  if (ServerError.is(error)) {
-    return { message: error.message, code: `HTTP_${error.statusCode}` };
-  }
-  return {
-    message: error?.message ?? String(error),
-    code: error?.extensions?.code ?? 'NETWORK_ERROR',
-  };
-}
-
-function showError(s, error, retry) {
-  if (s !== session) return;
-  s.error = error;
-  s.retry = retry;
-  const { message, code } = describeError(error);
-  setStatus('error', `${code}: ${message}`);
-}
+const { setStatus, showError, showStartError } = createStatusLine({
+  statusEl, retryButton, list, current: () => session, refresh: refreshStatus,
+});
 
 function refreshStatus(s) {
   if (s !== session) return;
@@ -195,8 +146,6 @@ function rowSignature(node) {
 function renderItem(node) {
   const li = document.createElement('li');
   li.className = 'purchase';
-  li.dataset.id = node.id;
-  li.dataset.signature = rowSignature(node);
 
   const main = document.createElement('div');
   main.className = 'purchase-main';
@@ -227,34 +176,13 @@ function renderItem(node) {
   return li;
 }
 
-/**
- * Keyed render of the merged edges: rows are kept, moved, drawn again when their node changed, or
- * removed, so that an insert in the middle leaves the rows around it (and the scroll position) alone.
- * Each node id appears at most once.
- */
+/** Draws the merged edges: each purchase once, in their order; a row stays while its purchase is unchanged. */
 function renderList(edges) {
-  const rows = new Map([...list.children].map((li) => [li.dataset.id, li]));
-  const seen = new Set();
-  let next = list.firstElementChild;
-  for (const { node } of edges) {
-    if (seen.has(node.id)) continue;
-    seen.add(node.id);
-    let li = rows.get(node.id);
-    if (li && li.dataset.signature !== rowSignature(node)) {
-      const fresh = renderItem(node);
-      if (next === li) next = fresh;
-      li.replaceWith(fresh);
-      li = fresh;
-    }
-    li ??= renderItem(node);
-    if (li === next) next = next.nextElementSibling;
-    else list.insertBefore(li, next);
-  }
-  while (next) {
-    const after = next.nextElementSibling;
-    next.remove();
-    next = after;
-  }
+  renderKeyed(list, edges, {
+    key: ({ node }) => node.id,
+    signature: ({ node }) => rowSignature(node),
+    render: ({ node }) => renderItem(node),
+  });
   $('#shown').textContent = String(list.children.length);
 }
 
@@ -335,17 +263,9 @@ async function loadMore(s) {
   recheckSentinel();
 }
 
-// observe() always delivers one first callback with the current intersection, so re-observing
-// after every page keeps loading while the sentinel stays visible (short pages, big screens,
-// pages with no edges).
-const observer = new IntersectionObserver((entries) => {
-  if (entries.some((entry) => entry.isIntersecting) && session) loadMore(session);
-}, { rootMargin: '0px 0px 200px 0px' });
-
-function recheckSentinel() {
-  observer.unobserve(sentinel);
-  observer.observe(sentinel);
-}
+const recheckSentinel = watchSentinel(sentinel, () => {
+  if (session) loadMore(session);
+});
 
 function currentFilters() {
   const raw = minAmountInput.value.trim();
@@ -355,7 +275,7 @@ function currentFilters() {
 
 function stop(s) {
   s.sub.unsubscribe();
-  stopLive(s);
+  liveSession.stop(s);
   // The list was kept current only while it was shown: shown again, it is read again.
   if (s.list.user) {
     client.cache.evict({ id: s.list.user, fieldName: 'purchases', args: s.list.args });
@@ -383,7 +303,6 @@ function start() {
   const s = {
     obs, variables, conn: null, loading: true, loadingMore: false, fetchedAfter: undefined, error: null, retry: null,
     list: new LiveList(client.cache, { minAmount, order }),
-    live: null, liveTimer: null, liveRetries: 0, lastEventId: undefined,
   };
   session = s;
   renderSummary({ userId, name: picker.selectedOptions[0]?.dataset.name }, null, minAmount);
@@ -399,77 +318,19 @@ function start() {
 // ---------------------------------------------------------------------------------------------
 // Live changes: purchaseChanges(userId, minAmount) over graphql-ws, into the same merged list.
 
-/** The live line: data-state is connecting | live | reconnecting | off. */
-function setLive(s, state, text) {
-  if (s && s !== session) return;
-  liveEl.dataset.state = state;
-  liveEl.textContent = text ?? { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: '' }[state];
-}
+const liveSession = createLiveSession({ client, wsClient, liveEl, current: () => session, restart: () => start() });
+const { setLive } = liveSession;
 
-// Errors that another try would only repeat.
-const FATAL_LIVE_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'INVALID_ARGUMENT', 'QUERY_TOO_COMPLEX', 'NOT_FOUND']);
-
+/** Subscribes to the list's changes, from the last one seen when it subscribes again. */
 function startLive(s) {
-  if (s !== session) return;
-  s.liveTimer = null;
-  setLive(s, s.liveRetries ? 'reconnecting' : 'connecting');
-  const variables = { userId: s.variables.userId, minAmount: s.variables.minAmount, after: s.lastEventId };
-  let ended = false;
-  const end = (error) => {
-    if (ended) return;
-    ended = true;
-    if (s === session) liveLost(s, error);
-  };
-  s.live = client.subscribe({ query: PURCHASE_CHANGES, variables }).subscribe({
-    next: ({ data, error }) => {
-      if (error) {
-        end(error);
-        return;
-      }
-      const change = data?.purchaseChanges;
-      if (!change || s !== session) return;
-      if (change.eventId) s.lastEventId = change.eventId;
-      s.liveRetries = 0;
-      setLive(s, 'live');
-      s.list.apply(change);
-    },
-    error: end,
-    complete: () => end(new Error('the live connection ended')),
+  liveSession.start(s, {
+    query: PURCHASE_CHANGES,
+    variables: (after) => ({ userId: s.variables.userId, minAmount: s.variables.minAmount, after }),
+    change: (data) => data?.purchaseChanges,
+    eventId: (change) => change.eventId,
+    apply: (change) => s.list.apply(change),
   });
 }
-
-function stopLive(s) {
-  clearTimeout(s.liveTimer);
-  s.liveTimer = null;
-  s.live?.unsubscribe();
-  s.live = null;
-}
-
-function liveLost(s, error) {
-  stopLive(s);
-  const { code, message } = describeError(error);
-  if (code === 'INVALID_CURSOR') {
-    // The last change seen is no longer in the stream: what happened since is unknown, so the list
-    // is read again.
-    start();
-    return;
-  }
-  if (FATAL_LIVE_CODES.has(code)) {
-    setLive(s, 'off', `Live updates off: ${code}: ${message}`);
-    return;
-  }
-  // Dropped (a restart closes with 1012, a slow reader is dropped with UNAVAILABLE): again after a
-  // growing pause, from the last change seen.
-  const pause = Math.min(30_000, 500 * 2 ** s.liveRetries) + Math.floor(Math.random() * 500);
-  s.liveRetries++;
-  setLive(s, 'reconnecting');
-  s.liveTimer = setTimeout(() => startLive(s), pause);
-}
-
-// The socket is up: the subscription is being started on it (what the server sends then is live).
-wsClient.on('connected', () => {
-  if (session?.live) setLive(session, 'live');
-});
 
 // ---------------------------------------------------------------------------------------------
 // Writes: addPurchase from the form, removePurchase from a row's button. Each answer goes into the
@@ -556,16 +417,6 @@ list.addEventListener('click', async (event) => {
   writeStatus('done', `Deleted “${product}”.`);
 });
 
-retryButton.addEventListener('click', () => {
-  const s = session;
-  if (!s?.error) return;
-  const retry = s.retry;
-  s.error = null;
-  s.retry = null;
-  refreshStatus(s);
-  retry?.();
-});
-
 // ---------------------------------------------------------------------------------------------
 // User picker: users(first: 100) is a forward-only Scan; follow pages until the end (bounded).
 
@@ -587,9 +438,7 @@ async function init() {
   try {
     users = await loadUsers();
   } catch (error) {
-    const { message, code } = describeError(error);
-    setStatus('error', `${code}: ${message}`);
-    retryButton.onclick = () => { retryButton.onclick = null; init(); };
+    showStartError(error, init);
     return;
   }
   picker.replaceChildren(...users.map((user) => {

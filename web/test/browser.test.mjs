@@ -10,92 +10,38 @@
 // The live-page tests make users of their own and write straight to the server's DynamoDB, whose endpoint
 // and tables FIXTURES names (see support.mjs).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
+import { STEP_TIMEOUT, closeBrowser, loadSetup, openIsolatedPage, scrollToEnd as scrollListToEnd } from './chromium.mjs';
 import {
   MINUTE, T0, closeDynamoDb, deletePurchase, directWalk, newUser, putPurchase, setAmount,
 } from './support.mjs';
 
 const TEST_TIMEOUT = 90_000;
-const STEP_TIMEOUT = 60_000;
 
 // ---------------------------------------------------------------------------------------------
 // Environment: a missing variable makes every test FAIL with a clear message.
 
-function loadSetup() {
-  const problems = [];
-  const baseUrl = (process.env.BASE_URL ?? '').replace(/\/+$/, '');
-  if (!baseUrl) problems.push('BASE_URL is not set (the server\'s origin, e.g. http://127.0.0.1:8191)');
-  else if (!/^https?:\/\/[^/]+$/.test(baseUrl)) problems.push(`BASE_URL=${baseUrl} must be an origin like http://127.0.0.1:8191`);
-  const fixturesPath = process.env.FIXTURES;
-  let fixtures;
-  if (!fixturesPath) {
-    problems.push('FIXTURES is not set (path of the JSON file written by the Java test)');
-  } else {
-    try {
-      fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8'));
-      if (typeof fixtures.userId !== 'string' || !Array.isArray(fixtures.purchaseIds) || fixtures.purchaseIds.length === 0) {
-        problems.push(`FIXTURES=${fixturesPath} needs "userId" and a non-empty "purchaseIds"`);
-      }
-    } catch (cause) {
-      problems.push(`cannot read FIXTURES=${fixturesPath}: ${cause.message}`);
-    }
-  }
-  const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(chromiumPath)) problems.push(`no Chromium at ${chromiumPath} (set CHROMIUM, or apt-get install chromium)`);
-  if (problems.length) return { error: new Error(problems.join('; ')) };
-  const screenshotDir = process.env.SCREENSHOT_DIR || join(tmpdir(), 'dynamo-relay-screenshots');
-  mkdirSync(screenshotDir, { recursive: true });
-  return { baseUrl, fixtures, chromiumPath, screenshotDir };
-}
-
-const setup = loadSetup();
+const setup = loadSetup((fixtures, path) => (
+  typeof fixtures.userId !== 'string' || !Array.isArray(fixtures.purchaseIds) || fixtures.purchaseIds.length === 0
+    ? [`FIXTURES=${path} needs "userId" and a non-empty "purchaseIds"`] : []));
 
 function requireSetup() {
   if (setup.error) throw setup.error;
   return setup;
 }
 
-let browserPromise;
-
-function browser() {
-  const { chromiumPath } = requireSetup();
-  browserPromise ??= chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return browserPromise;
-}
-
 after(async () => {
-  if (browserPromise) await (await browserPromise).close();
+  await closeBrowser();
   closeDynamoDb();
 });
 
 /** A fresh context that records every request and aborts any that would leave BASE_URL. */
 async function openPage(t, viewport) {
-  const { baseUrl } = requireSetup();
-  const context = await (await browser()).newContext({ viewport, serviceWorkers: 'block' });
+  const { baseUrl, chromiumPath } = requireSetup();
+  const { page, context, isLocal, foreign, pageErrors } = await openIsolatedPage(t, { baseUrl, chromiumPath, viewport });
   const requests = [];
-  const foreign = [];
-  const pageErrors = [];
-  const isLocal = (url) => url === baseUrl || url.startsWith(`${baseUrl}/`)
-    || url.startsWith('data:') || url.startsWith('blob:');
   const graphqlBodies = [];
   const sockets = [];
   context.on('request', (request) => {
@@ -103,17 +49,7 @@ async function openPage(t, viewport) {
     if (request.url() === `${baseUrl}/graphql` && request.method() === 'POST') graphqlBodies.push(request.postDataJSON());
     if (!isLocal(request.url())) foreign.push(request.url());
   });
-  await context.route((url) => !isLocal(url.href), (route) => {
-    foreign.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
   page.on('websocket', (socket) => sockets.push(socket.url()));
-  page.setDefaultTimeout(STEP_TIMEOUT);
-  page.on('pageerror', (error) => pageErrors.push(error));
-  page.on('console', (message) => {
-    if (message.type() === 'error') t.diagnostic(`console error: ${message.text()}`);
-  });
   return {
     page,
     context,
@@ -136,22 +72,7 @@ async function openPage(t, viewport) {
   };
 }
 
-/** Scrolls like a reader (wheel + the sentinel into view) until #status says end, or fails. */
-async function scrollToEnd(page) {
-  const deadline = Date.now() + STEP_TIMEOUT;
-  for (;;) {
-    const state = await page.locator('#status').getAttribute('data-state');
-    if (state === 'end') return;
-    if (state === 'error') {
-      throw new Error(`#status shows an error: ${await page.locator('#status').textContent()}`);
-    }
-    assert.ok(Date.now() < deadline, `no "end" state within ${STEP_TIMEOUT} ms (state ${state}, `
-      + `${await page.locator('#purchase-list > [data-id]').count()} items)`);
-    await page.mouse.wheel(0, 1200);
-    await page.locator('#sentinel').evaluate((element) => element.scrollIntoView({ block: 'end' }));
-    await page.waitForTimeout(150);
-  }
-}
+const scrollToEnd = (page) => scrollListToEnd(page, '#purchase-list > [data-id]');
 
 async function pickUser(page, userId) {
   await page.locator(`#user-picker option[value="${userId}"]`).waitFor({ state: 'attached' });

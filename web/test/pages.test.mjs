@@ -8,50 +8,27 @@
 // FIXTURES (written by WebPagesIT): "author", "bookIds" (the author's books as a direct Query reads
 // them), "shelfIds" (as a direct Scan reads them), "dynamodb": {"endpoint", "region", "booksTable"}.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { closeBrowser, loadSetup, openIsolatedPage, scrollToEnd as scrollListToEnd } from './chromium.mjs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } = await import('@aws-sdk/client-dynamodb');
 
 const TEST_TIMEOUT = 120_000;
-const STEP_TIMEOUT = 60_000;
 /** How long a change written straight to the table may take to show (a bound on the wait, not a measure). */
 const LIVE_WAIT = 10_000;
 
-function loadSetup() {
-  const problems = [];
-  const baseUrl = (process.env.BASE_URL ?? '').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(baseUrl)) problems.push(`BASE_URL=${baseUrl} must be an origin like http://127.0.0.1:8191`);
-  let fixtures;
-  try {
-    fixtures = JSON.parse(readFileSync(process.env.FIXTURES ?? '', 'utf8'));
-    for (const key of ['bookIds', 'shelfIds']) {
-      if (!Array.isArray(fixtures[key]) || fixtures[key].length === 0) problems.push(`FIXTURES needs a non-empty "${key}"`);
-    }
-  } catch (cause) {
-    problems.push(`cannot read FIXTURES=${process.env.FIXTURES}: ${cause.message}`);
-  }
-  const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(chromiumPath)) problems.push(`no Chromium at ${chromiumPath} (set CHROMIUM, or apt-get install chromium)`);
-  if (problems.length) return { error: new Error(problems.join('; ')) };
-  const screenshotDir = process.env.SCREENSHOT_DIR || join(tmpdir(), 'dynamo-relay-screenshots');
-  mkdirSync(screenshotDir, { recursive: true });
-  return { baseUrl, fixtures, chromiumPath, screenshotDir };
-}
-
-const setup = loadSetup();
+const setup = loadSetup((fixtures) => ['bookIds', 'shelfIds']
+  .filter((key) => !Array.isArray(fixtures[key]) || fixtures[key].length === 0)
+  .map((key) => `FIXTURES needs a non-empty "${key}"`));
 
 function requireSetup() {
   if (setup.error) throw setup.error;
   return setup;
 }
 
-let browserPromise;
 let dynamoDbClient;
 
 function dynamoDb() {
@@ -65,7 +42,7 @@ function dynamoDb() {
 }
 
 after(async () => {
-  if (browserPromise) await (await browserPromise).close();
+  await closeBrowser();
   dynamoDbClient?.destroy();
 });
 
@@ -76,27 +53,10 @@ after(async () => {
  */
 async function openPage(t) {
   const { baseUrl, chromiumPath } = requireSetup();
-  browserPromise ??= chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  const { page, context, foreign, pageErrors } = await openIsolatedPage(t, {
+    baseUrl, chromiumPath, viewport: { width: 1280, height: 860 },
   });
-  const context = await (await browserPromise).newContext({ viewport: { width: 1280, height: 860 }, serviceWorkers: 'block' });
-  const isLocal = (url) => url === baseUrl || url.startsWith(`${baseUrl}/`) || url.startsWith('data:') || url.startsWith('blob:');
-  const foreign = [];
-  const pageErrors = [];
   const graphql = [];
-  await context.route((url) => !isLocal(url.href), (route) => {
-    foreign.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT);
-  page.on('pageerror', (error) => pageErrors.push(error));
-  page.on('console', (message) => {
-    if (message.type() === 'error') t.diagnostic(`console error: ${message.text()}`);
-  });
   page.on('response', async (response) => {
     if (response.url() !== `${baseUrl}/graphql` || response.request().method() !== 'POST') return;
     const request = response.request().postDataJSON();
@@ -134,22 +94,7 @@ const listIds = (page) => page.$$eval('#item-list > [data-id]', (items) => items
 const fieldValues = (page, field) => page.$$eval(`#item-list > [data-id] [data-field="${field}"] dd`,
   (values) => values.map((value) => value.textContent));
 
-/** Scrolls like a reader (wheel, and the sentinel into view) until #status says end, or fails. */
-async function scrollToEnd(page) {
-  const deadline = Date.now() + STEP_TIMEOUT;
-  for (;;) {
-    const state = await page.locator('#status').getAttribute('data-state');
-    if (state === 'end') return;
-    if (state === 'error' || state === 'waiting') {
-      throw new Error(`#status shows ${state}: ${await page.locator('#status').textContent()}`);
-    }
-    assert.ok(Date.now() < deadline, `no "end" state within ${STEP_TIMEOUT} ms (state ${state}, `
-      + `${await page.locator('#item-list > [data-id]').count()} items)`);
-    await page.mouse.wheel(0, 1200);
-    await page.locator('#sentinel').evaluate((element) => element.scrollIntoView({ block: 'end' }));
-    await page.waitForTimeout(150);
-  }
-}
+const scrollToEnd = (page) => scrollListToEnd(page, '#item-list > [data-id]');
 
 test('/ on another schema lists its connections, not the purchases page, and pages through a Scan to its end', { timeout: TEST_TIMEOUT }, async (t) => {
   const { fixtures, screenshotDir } = requireSetup();

@@ -102,7 +102,7 @@ class DynamoRelayCommandsTest {
 	void theVersionIsTheProjects() throws Exception {
 		String version = projectVersion();
 		for (String option : new String[] { "--version", "-V" }) {
-			Output output = run(option);
+			CommandOutput output = run(option);
 			assertThat(output.code()).isZero();
 			assertThat(output.stdout()).isEqualTo("dynamo-relay " + version + System.lineSeparator());
 			assertThat(output.stderr()).isEmpty();
@@ -115,7 +115,7 @@ class DynamoRelayCommandsTest {
 	 */
 	@Test
 	void theCompletionScriptCompletesAFunctionThatRunsTheJar() throws Exception {
-		Output output = run("generate-completion");
+		CommandOutput output = run("generate-completion");
 		assertThat(output.code()).isZero();
 		assertThat(output.stderr()).isEmpty();
 		String script = output.stdout();
@@ -173,7 +173,7 @@ class DynamoRelayCommandsTest {
 
 	@Test
 	void theHelpNamesEveryCommand() {
-		Output output = run("--help");
+		CommandOutput output = run("--help");
 		assertThat(output.code()).isZero();
 		assertThat(output.stdout()).startsWith("Usage: java -jar dynamo-relay.jar [--property=value ...]")
 			.contains("  export ", "  generate-schema ", "  generate-iam-policy ", "  aot-cache ", "  dynamodb ",
@@ -183,25 +183,25 @@ class DynamoRelayCommandsTest {
 
 	@Test
 	void eachCommandsHelpDescribesItsOptionsAndExitCodes() {
-		Output export = run("export", "--help");
+		CommandOutput export = run("export", "--help");
 		assertThat(export.code()).isZero();
 		assertThat(export.stdout()).contains("Usage: java -jar dynamo-relay.jar export <Type.field>", "--arg=name=value",
 				"--out=FILE", "--resume", "--force", "--segments=N", "--segment-range=A-B", "--page-size=N",
 				"--concurrency=N", "--pause=MILLIS", "--dynamo-relay.cursor.secret", "Exit codes:");
 		assertThat(export.stderr()).isEmpty();
-		Output schema = run("generate-schema", "-h");
+		CommandOutput schema = run("generate-schema", "-h");
 		assertThat(schema.code()).isZero();
 		assertThat(schema.stdout()).contains("Usage: java -jar dynamo-relay.jar generate-schema",
 				"--dynamo-relay.dynamodb.endpoint", "Exit codes:");
-		Output iam = run("generate-iam-policy", "--help");
+		CommandOutput iam = run("generate-iam-policy", "--help");
 		assertThat(iam.code()).isZero();
 		assertThat(iam.stdout()).contains("Usage: java -jar dynamo-relay.jar generate-iam-policy --account ID",
 				"--account=ID", "--region=REGION", "Exit codes:");
-		Output aot = run("aot-cache", "--help");
+		CommandOutput aot = run("aot-cache", "--help");
 		assertThat(aot.code()).isZero();
 		assertThat(aot.stdout()).contains("Usage: java -jar dynamo-relay.jar aot-cache [--destination=DIR] [--seconds=N]",
 				"--destination=DIR", "--seconds=N", "a java older than 25", "Exit codes:");
-		Output dynamodb = run("dynamodb", "--help");
+		CommandOutput dynamodb = run("dynamodb", "--help");
 		assertThat(dynamodb.code()).isZero();
 		assertThat(dynamodb.stdout()).contains("Usage: java -jar dynamo-relay.jar dynamodb [--port PORT] [--path DIR]",
 				"--port PORT", "--path DIR", "--region REGION", "--shard-rollover-seconds N", "--stall", "Exit codes:");
@@ -248,7 +248,7 @@ class DynamoRelayCommandsTest {
 		assertUsage(run("dynamodb", "--throttle", "2"), "dynamodb: Shares must be between 0 and 1");
 	}
 
-	private static void assertUsage(Output output, String line) {
+	private static void assertUsage(CommandOutput output, String line) {
 		assertThat(output.code()).as(output.stderr()).isEqualTo(2);
 		assertThat(output.stdout()).isEmpty();
 		assertThat(output.stderr()).startsWith(line).contains(" Usage: java -jar dynamo-relay.jar ")
@@ -256,24 +256,8 @@ class DynamoRelayCommandsTest {
 		assertThat(output.stderr().strip()).as("one line").doesNotContain("\n");
 	}
 
-	private static Output run(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-		System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-		try {
-			int code = DynamoRelayCommands.run(args);
-			return new Output(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-		}
-		finally {
-			System.setOut(out);
-			System.setErr(err);
-		}
-	}
-
-	private record Output(int code, String stdout, String stderr) {
+	private static CommandOutput run(String... args) {
+		return CommandOutput.run(DynamoRelayCommands::run, args);
 	}
 
 }

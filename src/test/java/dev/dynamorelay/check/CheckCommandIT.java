@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
+import dev.dynamorelay.CommandOutput;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,14 +76,14 @@ class CheckCommandIT {
 
 	@Test
 	void aGoodSchemaPassesAloneAndAgainstTablesThatMatchIt() throws Exception {
-		Output sample = check();
+		CommandOutput sample = check();
 		assertThat(sample.code()).as(sample.toString()).isZero();
 		assertThat(sample.stdout()).contains("3 declared types in 3 tables from ",
 				": no problem (tables not compared: dynamo-relay.dynamodb.endpoint is not set).");
 
 		createOrders(true);
 		Path schema = write("orders.graphqls", ORDERS);
-		Output output = check("--dynamo-relay.schema.locations=file:" + schema,
+		CommandOutput output = check("--dynamo-relay.schema.locations=file:" + schema,
 				"--dynamo-relay.dynamodb.endpoint=" + this.engine.endpoint());
 		assertThat(output.code()).as(output.toString()).isZero();
 		assertThat(output.stdout()).isEqualTo("1 declared type in 1 table from " + schema + ": no problem; the tables at "
@@ -93,7 +94,7 @@ class CheckCommandIT {
 	void aSchemaWithAMistakeFailsWithTheProblemAtItsLine() throws Exception {
 		String text = ORDERS.replace("  customerId: String!\n", "");
 		Path schema = write("orders.graphqls", text);
-		Output output = check("--dynamo-relay.schema.locations=file:" + schema);
+		CommandOutput output = check("--dynamo-relay.schema.locations=file:" + schema);
 		assertThat(output.code()).as(output.toString()).isEqualTo(1);
 		Matcher problem = Pattern.compile(Pattern.quote(schema.toString()) + ":(\\d+): (.*customerId.*)")
 			.matcher(output.stdout());
@@ -108,7 +109,7 @@ class CheckCommandIT {
 	void aTableWithoutADeclaredIndexIsAProblemAndIsLeftAsItWas() throws Exception {
 		createOrders(false);
 		Path schema = write("orders.graphqls", ORDERS);
-		Output output = check("--dynamo-relay.schema.locations=file:" + schema,
+		CommandOutput output = check("--dynamo-relay.schema.locations=file:" + schema,
 				"--dynamo-relay.dynamodb.endpoint=" + this.engine.endpoint());
 		assertThat(output.code()).as(output.toString()).isEqualTo(1);
 		assertThat(output.stdout()).contains("The declarations do not match the tables at " + this.engine.endpoint()
@@ -184,24 +185,8 @@ class CheckCommandIT {
 		return (int) text.substring(0, text.indexOf(snippet)).chars().filter((c) -> c == '\n').count() + 1;
 	}
 
-	private static Output check(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-		System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-		try {
-			int code = CheckCommand.run(args);
-			return new Output(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-		}
-		finally {
-			System.setOut(out);
-			System.setErr(err);
-		}
-	}
-
-	private record Output(int code, String stdout, String stderr) {
+	private static CommandOutput check(String... args) {
+		return CommandOutput.run(CheckCommand::run, args);
 	}
 
 }

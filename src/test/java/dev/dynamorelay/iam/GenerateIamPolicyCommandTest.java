@@ -1,8 +1,5 @@
 package dev.dynamorelay.iam;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +8,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.CommandOutput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -25,7 +24,7 @@ class GenerateIamPolicyCommandTest {
 
 	@Test
 	void theSamplesPolicyGrantsItsConnectionsLookupsAndMutations() {
-		Output output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws");
+		CommandOutput output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws");
 		assertThat(output.code()).isZero();
 		assertThat(statements(output.stdout())).containsExactly(
 				entry("QueryConnections", List.of(List.of("dynamodb:Query"),
@@ -53,7 +52,7 @@ class GenerateIamPolicyCommandTest {
 
 	@Test
 	void tablesCreateTrueGrantsCreatingTheTablesOnAnyEndpoint() {
-		Output output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws",
+		CommandOutput output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws",
 				"--dynamo-relay.tables.create=true");
 		assertThat(output.code()).isZero();
 		assertThat(statements(output.stdout())).containsEntry("CreateTables",
@@ -64,7 +63,7 @@ class GenerateIamPolicyCommandTest {
 
 	@Test
 	void theEmbeddedSampleLoadsItsDataSoItsPolicyWritesItsTables() {
-		Output output = run("--account=123456789012", "--region=eu-west-1", "--dynamo-relay.tables.create=false");
+		CommandOutput output = run("--account=123456789012", "--region=eu-west-1", "--dynamo-relay.tables.create=false");
 		assertThat(output.code()).isZero();
 		assertThat(statements(output.stdout())).containsEntry("SampleDataLoad",
 				List.of(List.of("dynamodb:BatchWriteItem", "dynamodb:Scan"),
@@ -75,7 +74,7 @@ class GenerateIamPolicyCommandTest {
 
 	@Test
 	void theShopsPolicyNamesItsPrefixedTablesAndIndexesAndNoWrites() {
-		Output output = run("--account", "123456789012", "--region", "eu-west-1",
+		CommandOutput output = run("--account", "123456789012", "--region", "eu-west-1",
 				"--dynamo-relay.schema.locations=classpath:shop/", "--dynamo-relay.tables.prefix=Shop_",
 				"--dynamo-relay.tables.create=false");
 		assertThat(output.code()).isZero();
@@ -106,7 +105,7 @@ class GenerateIamPolicyCommandTest {
 
 	@Test
 	void unreadableDeclarationsFailInOneParagraph() {
-		Output output = run("--account", "123456789012", "--region", "eu-west-1",
+		CommandOutput output = run("--account", "123456789012", "--region", "eu-west-1",
 				"--dynamo-relay.schema.locations=does-not-exist/");
 		assertThat(output.code()).isEqualTo(1);
 		assertThat(output.stdout()).isEmpty();
@@ -114,7 +113,7 @@ class GenerateIamPolicyCommandTest {
 			.doesNotContain("\tat ");
 	}
 
-	private static void assertUsage(Output output, String problem) {
+	private static void assertUsage(CommandOutput output, String problem) {
 		assertThat(output.code()).isEqualTo(2);
 		assertThat(output.stdout()).isEmpty();
 		assertThat(output.stderr()).startsWith("generate-iam-policy: " + problem).contains("Usage: ");
@@ -137,24 +136,8 @@ class GenerateIamPolicyCommandTest {
 		return strings;
 	}
 
-	private static Output run(String... args) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-		System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-		try {
-			int code = GenerateIamPolicyCommand.run(args);
-			return new Output(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-		}
-		finally {
-			System.setOut(out);
-			System.setErr(err);
-		}
-	}
-
-	private record Output(int code, String stdout, String stderr) {
+	private static CommandOutput run(String... args) {
+		return CommandOutput.run(GenerateIamPolicyCommand::run, args);
 	}
 
 }

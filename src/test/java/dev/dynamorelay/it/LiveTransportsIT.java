@@ -38,20 +38,11 @@ class LiveTransportsIT extends IntegrationTest {
 	void changesArriveOverServerSentEvents() throws Exception {
 		String userId = this.fixtures.buyer("sse");
 		HttpClient client = HttpClient.newHttpClient();
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
-			.header("Content-Type", "application/json")
-			.header("Accept", "text/event-stream")
-			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
-					"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
-					"variables", Map.of("u", userId)))))
-			.build();
+		HttpRequest request = changesOverServerSentEvents(userId);
 		HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("Content-Type")).get().asString().startsWith("text/event-stream");
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-lines");
-		reader.setDaemon(true);
-		reader.start();
+		BlockingQueue<String> lines = linesOf(response);
 		try {
 			// The subscription reads from the stream's newest records once it is registered: write until it sees one.
 			String data = null;
@@ -78,21 +69,12 @@ class LiveTransportsIT extends IntegrationTest {
 		HttpClient client = HttpClient.newHttpClient();
 		for (int round = 0; round < 3; round++) {
 			String userId = this.fixtures.buyer("sse-live");
-			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
-				.header("Content-Type", "application/json")
-				.header("Accept", "text/event-stream")
-				.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
-						"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
-						"variables", Map.of("u", userId)))))
-				.build();
+			HttpRequest request = changesOverServerSentEvents(userId);
 			long asked = System.nanoTime();
 			HttpResponse<Stream<String>> response = client.sendAsync(request, HttpResponse.BodyHandlers.ofLines())
 				.get(10, TimeUnit.SECONDS);
 			Duration head = Duration.ofNanos(System.nanoTime() - asked);
-			BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-			Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-lines");
-			reader.setDaemon(true);
-			reader.start();
+			BlockingQueue<String> lines = linesOf(response);
 			try {
 				assertThat(response.statusCode()).isEqualTo(200);
 				// The keep-alive comes every 15 s: a head that waited for it would take that long.
@@ -195,6 +177,26 @@ class LiveTransportsIT extends IntegrationTest {
 				socket.close();
 			}
 		}
+	}
+
+	/** A subscription to the user's purchaseChanges over Server-Sent Events. */
+	private HttpRequest changesOverServerSentEvents(String userId) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+			.header("Content-Type", "application/json")
+			.header("Accept", "text/event-stream")
+			.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query",
+					"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
+					"variables", Map.of("u", userId)))))
+			.build();
+	}
+
+	/** The lines of the response's body as they arrive, read by a daemon thread until the body is closed. */
+	private static BlockingQueue<String> linesOf(HttpResponse<Stream<String>> response) {
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-lines");
+		reader.setDaemon(true);
+		reader.start();
+		return lines;
 	}
 
 	/** The data of the next {@code event: next}, or null within {@code timeout}. */
