@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code check} (issue 33): the schema files read as the server reads them, and with an endpoint (a standalone
  * engine here) compared with its tables as the start compares them, without a server; every problem on standard
- * output at its file and line, exit code 1; nothing created or changed.
+ * output at its file, line and column, exit code 1; nothing created or changed.
  */
 class CheckCommandIT {
 
@@ -96,7 +96,7 @@ class CheckCommandIT {
 		Path schema = write("orders.graphqls", text);
 		CommandOutput output = check("--dynamo-relay.schema.locations=file:" + schema);
 		assertThat(output.code()).as(output.toString()).isEqualTo(1);
-		Matcher problem = Pattern.compile(Pattern.quote(schema.toString()) + ":(\\d+): (.*customerId.*)")
+		Matcher problem = Pattern.compile(Pattern.quote(schema.toString()) + ":(\\d+):\\d+: (.*customerId.*)")
 			.matcher(output.stdout());
 		assertThat(problem.find()).as(output.stdout()).isTrue();
 		int type = line(text, "type Order");
@@ -113,7 +113,8 @@ class CheckCommandIT {
 				"--dynamo-relay.dynamodb.endpoint=" + this.engine.endpoint());
 		assertThat(output.code()).as(output.toString()).isEqualTo(1);
 		assertThat(output.stdout()).contains("The declarations do not match the tables at " + this.engine.endpoint()
-				+ " (1 problem):", schema + ":" + line(ORDERS, "@globalIndex") + ": table `Orders` has no global index "
+				+ " (1 problem):", schema + ":" + line(ORDERS, "@globalIndex") + ":" + column(ORDERS, "@globalIndex")
+						+ ": table `Orders` has no global index "
 						+ "`ByStatus`: add it (aws dynamodb update-table --table-name Orders");
 		assertThat(this.dynamoDb.describeTable((describe) -> describe.tableName("Orders")).table().globalSecondaryIndexes())
 			.as("nothing added").isEmpty();
@@ -183,6 +184,11 @@ class CheckCommandIT {
 
 	private static int line(String text, String snippet) {
 		return (int) text.substring(0, text.indexOf(snippet)).chars().filter((c) -> c == '\n').count() + 1;
+	}
+
+	private static int column(String text, String snippet) {
+		int at = text.indexOf(snippet);
+		return at - text.lastIndexOf('\n', at);
 	}
 
 	private static CommandOutput check(String... args) {
