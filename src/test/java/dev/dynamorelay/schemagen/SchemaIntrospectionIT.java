@@ -1,8 +1,5 @@
 package dev.dynamorelay.schemagen;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -29,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
+import dev.dynamorelay.CommandOutput;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -468,21 +466,8 @@ class SchemaIntrospectionIT {
 	}
 
 	static Output capture(Supplier<Integer> command) {
-		PrintStream out = System.out;
-		PrintStream err = System.err;
-		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-		System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-		int exitCode;
-		try {
-			exitCode = command.get();
-		}
-		finally {
-			System.setOut(out);
-			System.setErr(err);
-		}
-		return new Output(exitCode, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+		CommandOutput output = CommandOutput.run((args) -> command.get());
+		return new Output(output.code(), output.stdout(), output.stderr());
 	}
 
 	private static void put(String table, Map<String, AttributeValue> item) {
