@@ -96,6 +96,13 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPOINT", "aws",
 				"DYNAMO_RELAY_DYNAMODB_MAX_CONCURRENCY", "300", "DYNAMORELAY_DYNAMODB_MAXCONCURRENCYPERREQUEST", "4",
 				"DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0", "old", "DYNAMO", "x"))).isEmpty();
+		// A list's element with Spring's underscores around its index (refused before).
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0_", "old",
+				"DYNAMORELAY_CURSOR_PREVIOUSSECRETS_1_", "older"))).isEmpty();
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_CURSOR_PREVIOUS_SECRET_0_", "old")))
+			.get()
+			.asString()
+			.contains("`DYNAMO_RELAY_CURSOR_PREVIOUS_SECRET_0_` is not a property of dynamo-relay");
 	}
 
 	@Test

@@ -91,10 +91,10 @@ public record PropertyNames(Collection<String> names) {
 	/**
 	 * Whether the environment variable {@code variable} ({@code DYNAMO_RELAY_DYNAMODB_ENDPOINT}) names one of the
 	 * project's properties, as Spring maps variables to properties: underscores for dots (and, in the legacy form,
-	 * dashes), any case, a trailing {@code _0} for a list's element.
+	 * dashes), any case, and a list element's index as Spring writes it ({@code _0}, {@code _0_}, {@code _0_NAME}).
 	 */
 	public boolean knownVariable(String variable) {
-		String given = squashed(variable.replaceFirst("_[0-9]+$", ""));
+		String given = squashed(variable.replaceAll("_[0-9]+(?=_|$)", "").replaceFirst("_+$", ""));
 		return this.names.stream().filter(PropertyNames::ours).anyMatch((name) -> squashed(name).equals(given));
 	}
 
