@@ -96,6 +96,11 @@ class DynamoRelayCommandsTest {
 		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_DYNAMODB_ENDPOINT", "aws",
 				"DYNAMO_RELAY_DYNAMODB_MAX_CONCURRENCY", "300", "DYNAMORELAY_DYNAMODB_MAXCONCURRENCYPERREQUEST", "4",
 				"DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0", "old", "DYNAMO", "x"))).isEmpty();
+		// Kubernetes' service links for a Service named dynamo-relay (they stopped the start before).
+		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_SERVICE_HOST", "10.0.0.1",
+				"DYNAMO_RELAY_SERVICE_PORT", "8080", "DYNAMO_RELAY_SERVICE_PORT_HTTP", "8080", "DYNAMO_RELAY_PORT",
+				"tcp://10.0.0.1:8080", "DYNAMO_RELAY_PORT_8080_TCP", "tcp://10.0.0.1:8080", "DYNAMO_RELAY_PORT_8080_TCP_PROTO",
+				"tcp", "DYNAMO_RELAY_PORT_8080_TCP_PORT", "8080", "DYNAMO_RELAY_PORT_8080_TCP_ADDR", "10.0.0.1"))).isEmpty();
 		// A list's element with Spring's underscores around its index (refused before).
 		assertThat(DynamoRelayCommands.environmentProblem(java.util.Map.of("DYNAMO_RELAY_CURSOR_PREVIOUS_SECRETS_0_", "old",
 				"DYNAMORELAY_CURSOR_PREVIOUSSECRETS_1_", "older"))).isEmpty();

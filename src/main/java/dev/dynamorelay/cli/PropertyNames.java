@@ -83,9 +83,18 @@ public record PropertyNames(Collection<String> names) {
 	/** The prefixes of environment variables Spring binds to the project's properties. */
 	private static final List<String> VARIABLES = List.of("DYNAMO_RELAY_", "DYNAMORELAY_");
 
+	/**
+	 * The variables Kubernetes gives every pod for each Service of its namespace (service links, on by default): a
+	 * Service named {@code dynamo-relay} makes {@code DYNAMO_RELAY_SERVICE_HOST}, {@code DYNAMO_RELAY_PORT_8080_TCP}
+	 * and the like, which are no property and no mistake.
+	 */
+	private static final java.util.regex.Pattern SERVICE_LINKS = java.util.regex.Pattern
+		.compile("DYNAMO_?RELAY_(SERVICE_(HOST|PORT)(_.*)?|PORT(_\\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?)");
+
 	/** Whether the environment variable {@code variable} would be bound to one of the project's properties. */
 	public static boolean ours(String variable, boolean environment) {
-		return environment && VARIABLES.stream().anyMatch(variable::startsWith);
+		return environment && VARIABLES.stream().anyMatch(variable::startsWith)
+				&& !SERVICE_LINKS.matcher(variable).matches();
 	}
 
 	/**
