@@ -130,7 +130,8 @@ public record KeyTemplate(String source, List<Part> parts) {
 	/**
 	 * Why {@code value} cannot stand for {@code placeholder} in a composed key, in words that end a sentence
 	 * beginning with the value's name; empty when it can. A key reads back as the values it was made of only when
-	 * no value holds a separator, and none ends with the beginning of the separator after it: with
+	 * no value holds a separator, and none ends with a beginning of the separator after it that makes the separator
+	 * appear early: with
 	 * {@code CUSTOMER#{customerId}#ORDER#{orderId}}, customerId {@code a#ORDER} and orderId {@code #x} make
 	 * {@code CUSTOMER#a#ORDER#ORDER##x}, which reads back as customerId {@code a}.
 	 */
@@ -146,12 +147,12 @@ public record KeyTemplate(String source, List<Part> parts) {
 			if (part.isConstant() || !part.text().equals(placeholder)) {
 				continue;
 			}
+			// Where a match would end this value: the first `next` after its first character (as match reads it).
 			String next = this.parts.get(p + 1).text();
-			for (int length = next.length() - 1; length > 0; length--) {
-				if (value.endsWith(next.substring(0, length))) {
-					return Optional.of("must not end with `%s`: in the key `%s` it is followed by `%s`, and the key "
-						.formatted(next.substring(0, length), this.source, next) + "would not read back as written.");
-				}
+			int end = (value + next).indexOf(next, 1);
+			if (end < value.length()) {
+				return Optional.of("must not end with `%s`: in the key `%s` it is followed by `%s`, and the key "
+					.formatted(value.substring(end), this.source, next) + "would not read back as written.");
 			}
 		}
 		return Optional.empty();

@@ -36,7 +36,9 @@ class KeyTemplateTest {
 		assertThat(this.order.refusal("customerId", "a#ORDER")).get().asString()
 			.startsWith("must not end with `#ORDER`: in the key `CUSTOMER#{customerId}#ORDER#{orderId}` it is followed by "
 					+ "`#ORDER#`");
-		assertThat(this.order.refusal("customerId", "a#")).isPresent();
+		// `a#` then `#ORDER#`: the separator still first appears where it was written.
+		assertThat(this.order.refusal("customerId", "a#")).isEmpty();
+		assertThat(this.order.matchExactly("CUSTOMER#a##ORDER#x")).hasValue(Map.of("customerId", "a#", "orderId", "x"));
 		assertThat(this.order.refusal("orderId", "#x")).as("the last value: nothing follows it").isEmpty();
 		assertThat(this.order.refusal("customerId", "a")).isEmpty();
 		assertThat(this.order.refusal("orderId", "ORDER##x")).isEmpty();
@@ -49,6 +51,8 @@ class KeyTemplateTest {
 		KeyTemplate template = KeyTemplate.parse("{userId}#{projectId}");
 		assertThat(template.refusal("userId", "u-1")).isEmpty();
 		assertThat(template.refusal("userId", "u#")).isPresent();
+		assertThat(KeyTemplate.parse("{id}#PROFILE").refusal("id", "x#")).as("followed by `#PROFILE`, read back as `x#`")
+			.isEmpty();
 		assertThat(template.matchExactly("u-1#p-2")).hasValue(Map.of("userId", "u-1", "projectId", "p-2"));
 	}
 
