@@ -72,7 +72,7 @@ public class AccessConfiguration {
 	@Bean
 	static BeanFactoryPostProcessor accessRulesRead() {
 		return (beanFactory) -> {
-			DeclaredSchema read = beanFactory.getBean(DeclaredSchema.class);
+			DeclaredSchema read = beanFactory.getBean("declaredSchema", DeclaredSchema.class);
 			beanFactory.registerSingleton("accessRules",
 					AccessRulesReader.read(read.schema().registry(), read.declarations()));
 		};

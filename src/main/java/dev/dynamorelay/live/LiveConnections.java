@@ -99,6 +99,10 @@ public final class LiveConnections implements AutoCloseable {
 			throw new BusyException("This server instance serves no live subscriptions (dynamo-relay.live.enabled="
 					+ "false): subscribe at an instance that does.");
 		}
+		if (this.stopping) {
+			// After endSubscriptions, nothing would end it: the graceful shutdown would wait for it to its timeout.
+			throw new BusyException("The server is stopping: subscribe at another instance, or here once it is back.");
+		}
 		Table table = this.tables.get(query.definition().table());
 		if (table == null) {
 			throw new IllegalStateException("no live reader of table " + query.definition().table());
@@ -175,11 +179,15 @@ public final class LiveConnections implements AutoCloseable {
 			.orElse(java.time.Duration.ZERO);
 	}
 
+	/** Set once the server stops ({@link #endSubscriptions}): no subscription is taken after. */
+	private volatile boolean stopping;
+
 	/**
 	 * Ends every subscription because the server stops, each told {@code UNAVAILABLE} and where to resume.
 	 * @return how many were ended
 	 */
 	public int endSubscriptions() {
+		this.stopping = true;
 		AtomicInteger ended = new AtomicInteger();
 		this.tables.values().forEach((table) -> table.changes().forEach((subscriber) -> {
 			ended.incrementAndGet();

@@ -137,6 +137,47 @@ class ShutdownLogsIT {
 		}
 	}
 
+	/**
+	 * Once the stop has ended the subscriptions, a new one (a client told UNAVAILABLE subscribes again at once) is
+	 * refused UNAVAILABLE: nothing would end it, and the graceful shutdown would wait for it to its timeout.
+	 */
+	@Test
+	void aSubscriptionAfterTheStopEndedTheOthersIsRefusedUnavailable() throws Exception {
+		ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class).run(
+				"--server.port=0", "--dynamo-relay.sample-data.enabled=false", "--spring.lifecycle.timeout-per-shutdown-phase=2s");
+		try {
+			int port = ((WebServerApplicationContext) server).getWebServer().getPort();
+			// What the stop's first phase does, before the web server's graceful shutdown.
+			server.getBean(dev.dynamorelay.live.LiveConnections.class).endSubscriptions();
+			try (Socket late = subscribe(port, "late-subscriber")) {
+				// A subscription taken sends only keep-alives: read until the stream completes or 20 s have passed.
+				late.setSoTimeout(1_000);
+				StringBuilder received = new StringBuilder();
+				var in = late.getInputStream();
+				byte[] buffer = new byte[8192];
+				long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+				while (!received.toString().contains("event:complete") && System.nanoTime() < deadline) {
+					try {
+						int read = in.read(buffer);
+						if (read < 0) {
+							break;
+						}
+						received.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+					}
+					catch (java.net.SocketTimeoutException ex) {
+						// nothing yet
+					}
+				}
+				assertThat(received.toString()).as("the late subscriber's answer")
+					.contains("\"code\":\"UNAVAILABLE\"", "The server is stopping", "event:complete");
+			}
+			assertThat(subscribers(server.getBean(MeterRegistry.class))).as("subscriptions held").isZero();
+		}
+		finally {
+			server.close();
+		}
+	}
+
 	private static Socket subscribe(int port, String userId) throws java.io.IOException {
 		Socket socket = new Socket("127.0.0.1", port);
 		byte[] body = ("{\"query\": \"subscription { purchaseChanges(userId: \\\"" + userId
