@@ -179,8 +179,16 @@ public final class LiveConnections implements AutoCloseable {
 			.orElse(java.time.Duration.ZERO);
 	}
 
-	/** Set once the server stops ({@link #endSubscriptions}): no subscription is taken after. */
+	/** Set when the server stops ({@link #endSubscriptions}): no subscription is taken until it starts again. */
 	private volatile boolean stopping;
+
+	/**
+	 * Takes subscriptions again after {@link #endSubscriptions}: a context that is stopped and started again (Spring's
+	 * test contexts are, when paused) serves as before.
+	 */
+	public void takeSubscriptions() {
+		this.stopping = false;
+	}
 
 	/**
 	 * Ends every subscription because the server stops, each told {@code UNAVAILABLE} and where to resume.

@@ -139,7 +139,8 @@ class ShutdownLogsIT {
 
 	/**
 	 * Once the stop has ended the subscriptions, a new one (a client told UNAVAILABLE subscribes again at once) is
-	 * refused UNAVAILABLE: nothing would end it, and the graceful shutdown would wait for it to its timeout.
+	 * refused UNAVAILABLE: nothing would end it, and the graceful shutdown would wait for it to its timeout. A context
+	 * started again takes them again (a paused test context refused them all before).
 	 */
 	@Test
 	void aSubscriptionAfterTheStopEndedTheOthersIsRefusedUnavailable() throws Exception {
@@ -172,6 +173,22 @@ class ShutdownLogsIT {
 					.contains("\"code\":\"UNAVAILABLE\"", "The server is stopping", "event:complete");
 			}
 			assertThat(subscribers(server.getBean(MeterRegistry.class))).as("subscriptions held").isZero();
+			// A context stopped and started again (Spring's test contexts are, when paused) takes subscriptions again.
+			server.stop();
+			server.start();
+			int again = ((WebServerApplicationContext) server).getWebServer().getPort();
+			try (Socket subscriber = subscribe(again, "after-restart")) {
+				subscriber.setSoTimeout(20_000);
+				StringBuilder received = new StringBuilder();
+				var in = subscriber.getInputStream();
+				byte[] buffer = new byte[8192];
+				for (int read; !received.toString().contains(":subscribed") && !received.toString().contains("errors")
+						&& (read = in.read(buffer)) >= 0;) {
+					received.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+				}
+				assertThat(received.toString()).as("a subscription after the restart").contains(":subscribed")
+					.doesNotContain("errors");
+			}
 		}
 		finally {
 			server.close();

@@ -150,6 +150,7 @@ class LiveConfiguration {
 			@Override
 			public void start() {
 				this.running = true;
+				live.takeSubscriptions();
 			}
 
 			@Override
