@@ -5,9 +5,9 @@ import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-import dev.dynamorelay.cli.Commands;
-import dev.dynamorelay.dynamodb.DynamoDbCommand;
-import dev.dynamorelay.graphql.live.WebSocketBuffers;
+import dev.dynamorelay.command.cli.Commands;
+import dev.dynamorelay.command.dynamodb.DynamoDbCommand;
+import dev.dynamorelay.transport.graphql.live.WebSocketBuffers;
 
 /** dynamo-relay: Relay cursor connections served straight from DynamoDB. */
 @SpringBootApplication

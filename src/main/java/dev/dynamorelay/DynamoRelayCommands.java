@@ -12,16 +12,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import dev.dynamorelay.aot.AotCacheCommand;
-import dev.dynamorelay.check.CheckCommand;
-import dev.dynamorelay.cli.Commands;
-import dev.dynamorelay.cli.CompletionCommand;
-import dev.dynamorelay.cli.PropertyNames;
-import dev.dynamorelay.cli.Version;
-import dev.dynamorelay.dynamodb.DynamoDbCommand;
-import dev.dynamorelay.export.ExportCommand;
-import dev.dynamorelay.iam.GenerateIamPolicyCommand;
-import dev.dynamorelay.schemagen.GenerateSchemaCommand;
+import dev.dynamorelay.command.aot.AotCacheCommand;
+import dev.dynamorelay.command.check.CheckCommand;
+import dev.dynamorelay.command.cli.Commands;
+import dev.dynamorelay.command.cli.CompletionCommand;
+import dev.dynamorelay.command.cli.PropertyNames;
+import dev.dynamorelay.command.cli.Version;
+import dev.dynamorelay.command.dynamodb.DynamoDbCommand;
+import dev.dynamorelay.command.export.ExportCommand;
+import dev.dynamorelay.command.iam.GenerateIamPolicyCommand;
+import dev.dynamorelay.command.schemagen.GenerateSchemaCommand;
 
 /**
  * The jar's command line beside the server: its commands, {@code --help} for them all and {@code --version}. A

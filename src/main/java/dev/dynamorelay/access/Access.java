@@ -13,19 +13,19 @@ import graphql.ExecutionResult;
 import graphql.schema.FieldCoordinates;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.access.Caller;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.Item;
-import dev.dynamorelay.declaration.KeyTemplate;
-import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
-import dev.dynamorelay.pagination.Filter;
-import dev.dynamorelay.pagination.KeyAttribute;
-import dev.dynamorelay.request.Caller;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.NodeIds;
 
 /**
  * Decides, before a field reads anything, whether its caller may use it, by the schema's {@code @auth}
@@ -53,7 +53,7 @@ public final class Access {
 	}
 
 	/** The field's own rules. */
-	List<AuthRule> rules(FieldCoordinates field) {
+	public List<AuthRule> rules(FieldCoordinates field) {
 		return this.rules.field(field);
 	}
 

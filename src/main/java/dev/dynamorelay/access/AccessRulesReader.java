@@ -30,10 +30,10 @@ import graphql.schema.idl.TypeDefinitionRegistry;
 
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.Location;
 import dev.dynamorelay.schema.SchemaNodes;
 

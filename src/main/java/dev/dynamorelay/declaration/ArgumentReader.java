@@ -11,10 +11,13 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
 import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.pagination.Filter;
-import dev.dynamorelay.pagination.KeyAttribute;
-import dev.dynamorelay.pagination.KeyCondition;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.ValueType;
 
 import static dev.dynamorelay.declaration.Directives.enumValue;
 import static dev.dynamorelay.declaration.Directives.string;

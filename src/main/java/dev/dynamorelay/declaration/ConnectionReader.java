@@ -18,9 +18,14 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.declaration.DeclaredConnection.FilterArgument;
 import dev.dynamorelay.declaration.DeclaredConnection.SortArgument;
-import dev.dynamorelay.declaration.Table.Index;
-import dev.dynamorelay.pagination.ConnectionDefinition;
-import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.Table.Index;
+import dev.dynamorelay.model.Table;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.argument;

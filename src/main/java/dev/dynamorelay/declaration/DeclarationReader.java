@@ -8,6 +8,7 @@ import graphql.language.FieldDefinition;
 import graphql.language.ObjectTypeDefinition;
 import graphql.schema.idl.TypeDefinitionRegistry;
 
+import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.schema.DeclarationException;
 
 import static dev.dynamorelay.declaration.Directives.directive;

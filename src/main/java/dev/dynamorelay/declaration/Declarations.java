@@ -11,6 +11,10 @@ import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.NodeIds;
+import dev.dynamorelay.model.Table;
 
 /**
  * Everything the schema files declare, checked once: tables, the types stored in them, connection

@@ -5,9 +5,13 @@ import java.util.Optional;
 
 import graphql.schema.FieldCoordinates;
 
-import dev.dynamorelay.pagination.ConnectionDefinition;
-import dev.dynamorelay.pagination.Filter;
-import dev.dynamorelay.pagination.KeyCondition;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.ValueType;
 
 /**
  * A declared connection field: the engine's definition of its reads, and how the field's arguments

@@ -4,6 +4,9 @@ import java.util.Optional;
 
 import graphql.schema.FieldCoordinates;
 
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyValue;
+
 /**
  * A declared one-to-one field: the target type's key, filled from the field's arguments or its parent.
  *

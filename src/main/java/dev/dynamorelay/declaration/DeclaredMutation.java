@@ -6,8 +6,10 @@ import java.util.Optional;
 
 import graphql.schema.FieldCoordinates;
 
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.ValueType;
 
 /**
  * A declared mutation field: which item it writes and how, where its values come from, what must hold

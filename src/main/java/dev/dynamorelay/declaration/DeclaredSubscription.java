@@ -4,6 +4,8 @@ import java.util.Optional;
 
 import graphql.schema.FieldCoordinates;
 
+import dev.dynamorelay.model.KeyValue;
+
 /**
  * A declared live connection: a {@code Subscription} field that keeps a connection current from its table's
  * DynamoDB Stream ({@code @live}).

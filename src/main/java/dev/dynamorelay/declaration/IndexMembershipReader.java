@@ -16,7 +16,10 @@ import graphql.language.StringValue;
 import graphql.language.Value;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.model.DynamoDbNumbers;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.ValueType;
 
 import static dev.dynamorelay.declaration.Directives.string;
 

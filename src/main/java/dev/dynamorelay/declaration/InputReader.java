@@ -23,8 +23,10 @@ import dev.dynamorelay.declaration.DeclaredMutation.Input;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;

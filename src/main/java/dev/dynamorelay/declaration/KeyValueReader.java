@@ -10,8 +10,12 @@ import graphql.language.FieldDefinition;
 import graphql.language.InputValueDefinition;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.argument;

@@ -13,6 +13,8 @@ import graphql.language.ObjectTypeDefinition;
 import graphql.schema.FieldCoordinates;
 
 import dev.dynamorelay.declaration.DeclaredSubscription.ChangeType;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;

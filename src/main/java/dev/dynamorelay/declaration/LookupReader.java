@@ -12,6 +12,11 @@ import graphql.language.ListType;
 import graphql.language.ObjectTypeDefinition;
 import graphql.schema.FieldCoordinates;
 
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.Table;
+
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.string;
 import static dev.dynamorelay.declaration.Directives.typeName;

@@ -19,7 +19,9 @@ import dev.dynamorelay.declaration.DeclaredMutation.Condition;
 import dev.dynamorelay.declaration.DeclaredMutation.Input;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
-import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;

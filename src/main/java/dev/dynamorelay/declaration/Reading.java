@@ -23,6 +23,9 @@ import graphql.language.TypeName;
 import graphql.language.UnionTypeDefinition;
 import graphql.schema.idl.TypeDefinitionRegistry;
 
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Table;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.Location;
 import dev.dynamorelay.schema.SchemaNodes;

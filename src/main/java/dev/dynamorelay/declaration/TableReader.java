@@ -15,9 +15,13 @@ import graphql.language.TypeName;
 import graphql.language.UnionTypeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.Table.Index;
-import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.Table.Index;
+import dev.dynamorelay.model.Table;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Location;
 import dev.dynamorelay.schema.Suggestions;
 

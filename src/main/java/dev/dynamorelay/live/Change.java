@@ -2,7 +2,7 @@ package dev.dynamorelay.live;
 
 import java.util.Optional;
 
-import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.model.Item;
 import dev.dynamorelay.pagination.Edge;
 
 /**

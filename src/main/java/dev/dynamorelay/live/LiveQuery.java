@@ -5,12 +5,12 @@ import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.Item;
-import dev.dynamorelay.declaration.NodeIds;
-import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.NodeIds;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Edge;
-import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.pagination.Paginator;
 
 /**

@@ -6,6 +6,10 @@ import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.SortOrder;
+
 /**
  * The arguments of one call of a connection that choose its items and their order (not the page).
  *

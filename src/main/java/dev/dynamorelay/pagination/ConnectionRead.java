@@ -18,6 +18,8 @@ import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.dynamodb.CallTimeout;
 import dev.dynamorelay.error.UnavailableException;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.SortOrder;
 
 /**
  * One prepared read of a connection: the page loop and the count loop over DynamoDB.

@@ -9,6 +9,11 @@ import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyCondition;
+
 /**
  * What a cursor is bound to, and which of its position attributes travel inside it.
  *

@@ -27,6 +27,7 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidCursorException;
+import dev.dynamorelay.model.KeyAttribute;
 
 /**
  * Turns an item's position into an opaque, authenticated cursor and back.

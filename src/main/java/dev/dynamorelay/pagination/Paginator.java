@@ -8,6 +8,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.model.AttributeValues;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.KeyAttribute;
 
 /**
  * The one pagination mechanism: prepares reads of any declared connection.

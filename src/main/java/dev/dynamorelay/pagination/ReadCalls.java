@@ -12,6 +12,11 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.SortOrder;
+
 /**
  * The DynamoDB requests of one connection read: its key condition, filter, names and values built once,
  * and each Query or Scan from a position, in an order, for items or for a count. A read from a position

@@ -1,7 +1,7 @@
 /**
  * The pagination engine: Relay connection pages read straight from DynamoDB.
  *
- * <p>A connection is a {@link dev.dynamorelay.pagination.ConnectionDefinition} (table or index,
+ * <p>A connection is a {@link dev.dynamorelay.model.ConnectionDefinition} (table or index,
  * key attributes, item mapping); a call is a {@link dev.dynamorelay.pagination.ConnectionQuery}
  * (partition, sort-key prefix, filter, order) and a {@link dev.dynamorelay.pagination.PageRequest}
  * (direction, size, cursor). {@link dev.dynamorelay.pagination.Paginator} turns the three into a

@@ -12,8 +12,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.dynamodb.StartupCalls;
-import dev.dynamorelay.tables.DeclaredTables;
-import dev.dynamorelay.tables.TablesReady;
+import dev.dynamorelay.dynamodb.tables.DeclaredTables;
+import dev.dynamorelay.dynamodb.tables.TablesReady;
 
 /**
  * The sample data's load, overlapped with the rest of the start: it begins on a thread of its own as soon as

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.model.Filter;
 
 /**
  * The expressions of one write: its update and its condition, with the attribute names and values they

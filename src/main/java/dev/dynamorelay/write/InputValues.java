@@ -11,8 +11,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.DeclaredMutation.Constraint;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
-import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.model.ValueType;
 
 /**
  * One input object of a mutation (or its arguments), as GraphQL hands it over, read into stored values.

@@ -11,14 +11,14 @@ import java.util.Set;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.KeyTemplate;
-import dev.dynamorelay.declaration.KeyValue;
-import dev.dynamorelay.declaration.Table;
-import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.error.InvalidArgumentException;
-import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.KeyValue;
+import dev.dynamorelay.model.Table;
+import dev.dynamorelay.model.ValueType;
 
 /**
  * Composes what a write stores for an item of a declared type: each field's attribute, the table key from

@@ -19,14 +19,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
-import dev.dynamorelay.declaration.Entity;
+import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.UnavailableException;
+import dev.dynamorelay.model.Entity;
 
 /**
  * Runs declared mutations: reads each input object, plans its writes ({@link WritePlanner}), sends them alone

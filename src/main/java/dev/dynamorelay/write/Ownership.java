@@ -2,8 +2,8 @@ package dev.dynamorelay.write;
 
 import java.util.Optional;
 
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
 
 /**
  * The items of a type a caller may write under an OWNER rule: those whose owner field holds the caller's

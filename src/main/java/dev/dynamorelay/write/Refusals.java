@@ -6,9 +6,9 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
-import dev.dynamorelay.declaration.Entity;
 import dev.dynamorelay.error.ConflictException;
 import dev.dynamorelay.error.NotFoundException;
+import dev.dynamorelay.model.Entity;
 
 /**
  * Tells what a refused write means for the client, from the stored item DynamoDB returned with the refusal:

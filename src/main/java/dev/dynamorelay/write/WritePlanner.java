@@ -13,19 +13,19 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.declaration.DeclaredMutation.Condition;
 import dev.dynamorelay.declaration.DeclaredMutation.Generated;
 import dev.dynamorelay.declaration.DeclaredMutation.InputField;
 import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.declaration.DeclaredMutation.Shape;
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.declaration.DeclaredMutation;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.NotFoundException;
-import dev.dynamorelay.pagination.Filter;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.NodeIds;
 
 /**
  * Plans the writes of one input object of a mutation: the item composed or the update expression, the

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
+import dev.dynamorelay.model.Item;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.Location;
 import dev.dynamorelay.schema.SchemaFiles;

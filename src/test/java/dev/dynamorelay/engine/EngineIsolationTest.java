@@ -24,7 +24,7 @@ class EngineIsolationTest {
 		noClasses().that()
 			.resideInAPackage("dev.dynamorelay.engine..")
 			.should()
-			.dependOnClassesThat(resideInAPackage("dev.dynamorelay..").and(resideOutsideOfPackage("dev.dynamorelay.engine..")))
+			.dependOnClassesThat(resideInAPackage("dev.dynamorelay.").and(resideOutsideOfPackage("dev.dynamorelay.engine..")))
 			.check(MAIN);
 	}
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.model.NodeIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

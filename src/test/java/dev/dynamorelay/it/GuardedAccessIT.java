@@ -12,8 +12,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.NodeIds;
 import dev.dynamorelay.it.Http.Answer;
+import dev.dynamorelay.model.NodeIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -316,12 +316,12 @@ class HostileRequestsIT extends IntegrationTest {
 	 */
 	@Test
 	void aClientThatHangsUpOnAQueryOverServerSentEventsIsNoServerError() throws Exception {
-		Logger handler = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.QueriesOverSse");
+		Logger handler = (Logger) LoggerFactory.getLogger("dev.dynamorelay.transport.graphql.http.QueriesOverSse");
 		ListAppender<ILoggingEvent> logged = new ListAppender<>();
 		logged.start();
 		handler.addAppender(logged);
 		// Where the hang-ups are told instead, at DEBUG: proof that the failed writes happened.
-		Logger told = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.SseClientGone");
+		Logger told = (Logger) LoggerFactory.getLogger("dev.dynamorelay.transport.graphql.http.SseClientGone");
 		Level level = told.getLevel();
 		told.setLevel(Level.DEBUG);
 		ListAppender<ILoggingEvent> hangUps = new ListAppender<>();

@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Item;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Item;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.NodeIds;
-
+import dev.dynamorelay.model.NodeIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -20,7 +20,7 @@ import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
-import dev.dynamorelay.iam.IamPolicy;
+import dev.dynamorelay.command.iam.IamPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.declaration.IsoMillis;
+import dev.dynamorelay.model.IsoMillis;
 
 /**
  * The shop schema's items, written straight to DynamoDB in the single-table layout

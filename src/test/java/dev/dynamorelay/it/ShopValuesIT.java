@@ -14,7 +14,7 @@ import org.springframework.graphql.GraphQlResponse;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.model.NodeIds;
 
 import static dev.dynamorelay.it.ShopData.s;
 import static org.assertj.core.api.Assertions.assertThat;

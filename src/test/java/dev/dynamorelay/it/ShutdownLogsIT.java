@@ -37,7 +37,7 @@ class ShutdownLogsIT {
 	@Test
 	void aServerStoppingWithServerSentEventsWhoseClientsHaveGoneLogsNoError() throws Exception {
 		Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-		Logger clientGone = (Logger) LoggerFactory.getLogger("dev.dynamorelay.graphql.http.SseClientGone");
+		Logger clientGone = (Logger) LoggerFactory.getLogger("dev.dynamorelay.transport.graphql.http.SseClientGone");
 		ListAppender<ILoggingEvent> logged = new ListAppender<>();
 		// A keep-alive every 5 s (15 s by default) and a graceful shutdown of 2 s (20 s): the same course, sooner.
 		ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class).run(

@@ -205,7 +205,7 @@ class StoreWriteRetriesIT extends ProxiedIntegrationTest {
 				+ "createProduct(input: $input) { sku } }", vars("input", Map.of("sku", sku))).clean().errors()).isEmpty();
 		assertThat(this.http.post(StoreIntegrationTest.customer(hal), CREATE_ORDER, vars("input", Map.of("orderId", "o2",
 				"total", 1, "lines", List.of(Map.of("line", "1", "sku", "A", "quantity", 1))))).clean().errors()).isEmpty();
-		String line = dev.dynamorelay.declaration.NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK", AttributeValue.fromS("CUSTOMER#" + hal + "#ORDER#o2"), "SK",
+		String line = dev.dynamorelay.model.NodeIds.encode(this.declarations.entity("OrderLine"), Map.of("PK", AttributeValue.fromS("CUSTOMER#" + hal + "#ORDER#o2"), "SK",
 				AttributeValue.fromS("LINE#1")));
 		PROXY.loseAnswers("GetItem", 100);
 		Http.Answer unread = this.http.post(StoreIntegrationTest.customer(hal), "mutation($input: UpdateLineInput!) { "

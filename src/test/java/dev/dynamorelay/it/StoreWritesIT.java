@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.model.NodeIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

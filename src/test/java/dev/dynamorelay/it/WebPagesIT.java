@@ -17,7 +17,7 @@ import org.springframework.test.context.TestPropertySource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.declaration.NodeIds;
+import dev.dynamorelay.model.NodeIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

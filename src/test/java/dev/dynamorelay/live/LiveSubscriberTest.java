@@ -16,20 +16,20 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Item;
-import dev.dynamorelay.declaration.KeyTemplate;
-import dev.dynamorelay.declaration.Table;
 import dev.dynamorelay.error.BusyException;
 import dev.dynamorelay.error.ErrorCode;
-import dev.dynamorelay.pagination.ConnectionDefinition;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.Item;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.SortOrder;
+import dev.dynamorelay.model.Table;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.CursorCodec;
-import dev.dynamorelay.pagination.KeyAttribute;
 import dev.dynamorelay.pagination.PageSizes;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.pagination.ReadBudgets;
-import dev.dynamorelay.pagination.SortOrder;
 import dev.dynamorelay.schema.Location;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -14,6 +14,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import dev.dynamorelay.error.InvalidCursorException;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.SortOrder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -9,6 +9,13 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import dev.dynamorelay.model.AttributeValues;
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyCondition;
+import dev.dynamorelay.model.SortOrder;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

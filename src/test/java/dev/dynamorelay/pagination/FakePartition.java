@@ -13,6 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
+import dev.dynamorelay.model.ConnectionDefinition;
+import dev.dynamorelay.model.KeyAttribute;
+
 /**
  * One partition ({@code pk = "p"}) of items with sort keys {@code 0 .. size - 1} and an amount
  * {@code sk % 10}, answering Queries as DynamoDB does for the parts the engine uses: {@code Limit}

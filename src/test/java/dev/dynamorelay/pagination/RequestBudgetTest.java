@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.SortOrder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -9,13 +9,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import dev.dynamorelay.declaration.Entity;
-import dev.dynamorelay.declaration.Entity.AttributeField;
-import dev.dynamorelay.declaration.KeyTemplate;
-import dev.dynamorelay.declaration.Table;
-import dev.dynamorelay.declaration.ValueType;
 import dev.dynamorelay.error.InvalidArgumentException;
-import dev.dynamorelay.pagination.KeyAttribute;
+import dev.dynamorelay.model.Entity.AttributeField;
+import dev.dynamorelay.model.Entity;
+import dev.dynamorelay.model.KeyAttribute;
+import dev.dynamorelay.model.KeyTemplate;
+import dev.dynamorelay.model.Table;
+import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Location;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,8 +1,0 @@
-package dev.dynamorelay.pagination;
-
-/** The order of a connection over its sort key: DynamoDB's {@code ScanIndexForward}. */
-public enum SortOrder {
-
-	ASC, DESC
-
-}

@@ -1,0 +1,295 @@
+package dev.dynamorelay.transport.graphql.live;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.graphql.server.webmvc.GraphQlWebSocketHandler;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.TextMessage;
+import org.springframework.web.socket.WebSocketSession;
+import org.springframework.web.socket.adapter.NativeWebSocketSession;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.dynamorelay.live.LiveMemory;
+import dev.dynamorelay.transport.web.ErrorResponses;
+
+/**
+ * Spring GraphQL's WebSocket handler ({@code graphql-transport-ws}), which also knows its open sessions: a
+ * client that stops reading is dropped once a send has waited its send timeout, a session can be closed by
+ * id (a refused {@code connection_init}), and on shutdown every session is closed with 1012 (Service Restart),
+ * which graphql-ws clients reconnect on, before the server stops taking connections.
+ *
+ * <p>It takes messages in parts and puts each together itself, up to {@code maxMessageSize} bytes: Tomcat then
+ * hands over a message a buffer at a time instead of holding each session's buffers as large as the largest
+ * message (they are small, {@link LiveConfiguration#webSocketContainer}, and an idle connection holds nothing
+ * more). A message over the bound closes its session with 1009 (Message Too Big), which graphql-ws clients do
+ * not retry.
+ */
+class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifecycle {
+
+	/** Service Restart: graphql-ws clients reconnect. */
+	static final CloseStatus RESTART = new CloseStatus(1012, "The server is restarting: reconnect");
+
+	/** Try Again Later, for a client a send waited for too long: graphql-ws clients reconnect. */
+	static final CloseStatus NOT_READING = new CloseStatus(1013,
+			"The client read nothing in time: resubscribe with after = the last eventId received");
+
+	private static final Logger logger = LoggerFactory.getLogger(LiveWebSocketHandler.class);
+
+	/**
+	 * How many messages' worth of bytes (each up to its bound) may be put together at once, over all sessions: a
+	 * bound on what messages sent slowly in parts can hold, sessions that never sent {@code connection_init}
+	 * included. A session whose part would pass it is closed with 1013 (Try Again Later); messages in one part,
+	 * as nearly all are, are never held back.
+	 */
+	static final long ASSEMBLING_MESSAGES = 32;
+
+	private final Map<String, WebSocketSession> sessions = new ConcurrentHashMap<>();
+
+	/** The message each session is in the middle of, by session id: only while its parts arrive. */
+	private final Map<String, Parts> partial = new ConcurrentHashMap<>();
+
+	/** The most bytes (UTF-8) one message may have. */
+	private final long maxMessageSize;
+
+	/** The bytes of all messages being put together now: the most is {@link #ASSEMBLING_MESSAGES} messages' worth. */
+	private final AtomicLong assembling = new AtomicLong();
+
+	private volatile boolean running;
+
+	/** Where each session's subscribers' bytes are counted. */
+	private final LiveMemory memory;
+
+	private final JsonMapper json;
+
+	/** How long a send to one client may wait for it to read: a client that reads nothing is dropped then. */
+	private final Duration sendTimeout;
+
+	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
+			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout) {
+		super(handler, converter, initTimeout, keepAlive);
+		this.maxMessageSize = maxMessageSize;
+		this.memory = memory;
+		this.json = json;
+		this.sendTimeout = sendTimeout;
+	}
+
+	/** Tomcat hands over each text message in parts of its buffer's size, put together here. */
+	@Override
+	public boolean supportsPartialMessages() {
+		return true;
+	}
+
+	@Override
+	protected void handleTextMessage(WebSocketSession raw, TextMessage message) throws Exception {
+		String id = raw.getId();
+		WebSocketSession session = this.sessions.get(id);
+		if (session == null) {
+			// Closed (refused, timed out, dropped): Tomcat goes on reading until the client's Close frame.
+			discard(id);
+			return;
+		}
+		Parts parts = this.partial.get(id);
+		if (parts == null && message.isLast()) {
+			// A message in one part, as nearly all are: no copy.
+			if (utf8Length(message.getPayload(), this.maxMessageSize) > this.maxMessageSize) {
+				tooBig(session);
+				return;
+			}
+			handle(session, message);
+			return;
+		}
+		if (parts == null) {
+			parts = new Parts();
+			this.partial.put(id, parts);
+			if (!this.sessions.containsKey(id)) {
+				// Closed from another thread meanwhile, after its own discard.
+				discard(id);
+				return;
+			}
+		}
+		long bytes = utf8Length(message.getPayload(), this.maxMessageSize - parts.bytes);
+		parts.bytes += bytes;
+		if (parts.bytes > this.maxMessageSize) {
+			discard(id);
+			tooBig(session);
+			return;
+		}
+		if (this.assembling.addAndGet(bytes) > ASSEMBLING_MESSAGES * this.maxMessageSize) {
+			discard(id);
+			this.assembling.addAndGet(-bytes);
+			busy(session);
+			return;
+		}
+		parts.counted += bytes;
+		parts.text.append(message.getPayload());
+		if (message.isLast()) {
+			discard(id);
+			handle(session, new TextMessage(parts.text));
+		}
+	}
+
+	/**
+	 * Hands a whole message to Spring GraphQL's handler once it is a graphql-transport-ws message it can take: one
+	 * it cannot read (not JSON, too deeply nested, an unknown {@code type}, a {@code payload} or its
+	 * {@code variables} of another type) closes the session with 4400 (Bad Request), as the protocol has it,
+	 * instead of the handler's failure (close 1011 and an ERROR with a stack trace).
+	 */
+	private void handle(WebSocketSession session, TextMessage message) throws Exception {
+		String invalid = GraphQlWsMessages.invalid(this.json, message.getPayload());
+		if (invalid != null) {
+			ErrorResponses.refusal("message-invalid");
+			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), invalid);
+			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(invalid)));
+			return;
+		}
+		super.handleTextMessage(session, message);
+	}
+
+	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */
+	private void discard(String id) {
+		Parts parts = this.partial.remove(id);
+		if (parts != null) {
+			this.assembling.addAndGet(-parts.counted);
+		}
+	}
+
+	private void tooBig(WebSocketSession session) {
+		ErrorResponses.refusal("message-too-large");
+		logger.debug("WebSocket session {}: a message over {} bytes, closed with 1009", session.getId(),
+				this.maxMessageSize);
+		close(session.getId(), new CloseStatus(CloseStatus.TOO_BIG_TO_PROCESS.getCode(),
+				"Message over %d bytes (dynamo-relay.http.max-body-size + 1 KB)".formatted(this.maxMessageSize)));
+	}
+
+	/** Too many large messages arrive at once: this one's session is closed with 1013 (Try Again Later). */
+	private void busy(WebSocketSession session) {
+		ErrorResponses.refusal("messages-assembling");
+		logger.debug("WebSocket session {}: {} messages being put together already, closed with 1013", session.getId(),
+				ASSEMBLING_MESSAGES);
+		close(session.getId(), new CloseStatus(1013, "Too many large messages at once: try again later"));
+	}
+
+	/**
+	 * The bytes of {@code text} in UTF-8, counted exactly up to {@code bound}; above it, some number above it.
+	 * Counted rather than encoded: the message is never encoded again. A part of a message may end between the
+	 * two chars of a surrogate pair: each of them counts 2 bytes.
+	 */
+	static long utf8Length(CharSequence text, long bound) {
+		int length = text.length();
+		if (length > bound) {
+			// A byte a char at least.
+			return length;
+		}
+		long bytes = length;
+		for (int i = 0; i < length && bytes <= bound; i++) {
+			char c = text.charAt(i);
+			if (c >= 0x80) {
+				// 2 bytes below U+0800, 3 above; a surrogate pair, 4 for its two chars.
+				bytes += (c < 0x800 || Character.isSurrogate(c)) ? 1 : 2;
+			}
+		}
+		return bytes;
+	}
+
+	/**
+	 * Gives the session its account of subscribers' bytes ({@link LiveMemory#CONNECTION_ATTRIBUTE}, among its attributes,
+	 * which its requests carry) and hands Spring GraphQL's handler the session as {@link SendingSession}, which
+	 * tells that account what was written.
+	 */
+	@Override
+	public void afterConnectionEstablished(WebSocketSession raw) {
+		if (raw instanceof NativeWebSocketSession nativeSession) {
+			jakarta.websocket.Session tomcat = nativeSession.getNativeSession(jakarta.websocket.Session.class);
+			if (tomcat != null) {
+				tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", this.sendTimeout.toMillis());
+			}
+		}
+		SendingSession session = new SendingSession(raw, this.memory.connection(), this.json);
+		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, session.connection());
+		this.sessions.put(session.getId(), session);
+		super.afterConnectionEstablished(session);
+	}
+
+	@Override
+	public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
+		this.sessions.remove(session.getId());
+		discard(session.getId());
+		super.afterConnectionClosed(session, status);
+		if (session.getAttributes().get(LiveMemory.CONNECTION_ATTRIBUTE) instanceof LiveMemory.Connection connection) {
+			connection.close();
+		}
+	}
+
+	/** Closes one session, if it is open. */
+	void close(String id, CloseStatus status) {
+		// Out of the open sessions at once: what the client still sends until its Close frame is dropped unread.
+		WebSocketSession session = this.sessions.remove(id);
+		if (session != null) {
+			try {
+				session.close(status);
+			}
+			catch (IOException | IllegalStateException ex) {
+				logger.debug("Closing WebSocket session {} failed: {}", id, ex.toString());
+			}
+		}
+	}
+
+	/** The sessions open now. */
+	int open() {
+		return this.sessions.size();
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		List<WebSocketSession> open = List.copyOf(this.sessions.values());
+		if (!open.isEmpty()) {
+			logger.info("Closing {} WebSocket sessions with 1012 (Service Restart): their clients reconnect", open.size());
+		}
+		for (WebSocketSession session : open) {
+			close(session.getId(), RESTART);
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * A message whose parts are arriving: its text so far, its size in bytes, and the bytes of it counted in
+	 * {@link #assembling}. Only its session's reading thread touches it: Tomcat reads a connection on one thread at a
+	 * time.
+	 */
+	private static final class Parts {
+
+		final StringBuilder text = new StringBuilder();
+
+		long bytes;
+
+		long counted;
+
+	}
+
+	/** Before the web server's graceful shutdown, which would answer the sessions' clients 1001 too late. */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 512;
+	}
+
+}

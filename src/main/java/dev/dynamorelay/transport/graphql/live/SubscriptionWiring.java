@@ -1,0 +1,166 @@
+package dev.dynamorelay.transport.graphql.live;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import graphql.execution.DataFetcherResult;
+import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.TypeRuntimeWiring;
+import org.springframework.graphql.execution.RuntimeWiringConfigurer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import dev.dynamorelay.access.Access;
+import dev.dynamorelay.access.Caller;
+import dev.dynamorelay.budget.FairShare;
+import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.declaration.DeclaredConnection;
+import dev.dynamorelay.declaration.DeclaredSubscription;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.error.AccessDeniedException;
+import dev.dynamorelay.error.InvalidArgumentException;
+import dev.dynamorelay.error.InvalidCursorException;
+import dev.dynamorelay.live.Change;
+import dev.dynamorelay.live.LiveConnections;
+import dev.dynamorelay.live.LiveMemory;
+import dev.dynamorelay.live.LiveQuery;
+import dev.dynamorelay.live.StreamPosition;
+import dev.dynamorelay.model.Filter;
+import dev.dynamorelay.model.SortOrder;
+import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQuery;
+import dev.dynamorelay.pagination.ReadBudgets;
+import dev.dynamorelay.transport.request.RequestScope;
+
+/**
+ * Gives every {@code @live} subscription field its data fetcher: it checks the caller's rules as a read of the
+ * connection would (another owner's partition is FORBIDDEN; owner filters join the connection's own), and the
+ * limits, when the client subscribes; then publishes the connection's changes, each with a scope of its own,
+ * until the client stops or the caller's token expires (then {@code UNAUTHENTICATED}).
+ */
+class SubscriptionWiring implements RuntimeWiringConfigurer {
+
+	private final Declarations declarations;
+
+	private final LiveConnections live;
+
+	private final Access access;
+
+	private final Duration readTimeout;
+
+	private final long requestItems;
+
+	private final int maxCallsInFlight;
+
+	private final FairShare fairShare;
+
+	SubscriptionWiring(Declarations declarations, LiveConnections live, Access access, DynamoDbProperties dynamoDb,
+			ReadBudgets budgets, FairShare fairShare) {
+		this.declarations = declarations;
+		this.live = live;
+		this.access = access;
+		this.readTimeout = dynamoDb.readTimeout();
+		this.requestItems = budgets.requestItems();
+		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
+		this.fairShare = fairShare;
+	}
+
+	@Override
+	public void configure(RuntimeWiring.Builder wiring) {
+		for (DeclaredSubscription subscription : this.declarations.subscriptions()) {
+			wiring.type(TypeRuntimeWiring.newTypeWiring(subscription.coordinates().getTypeName())
+				.dataFetcher(subscription.coordinates().getFieldName(), (environment) -> subscribe(subscription, environment)));
+		}
+	}
+
+	private Flux<DataFetcherResult<Map<String, Object>>> subscribe(DeclaredSubscription subscription,
+			DataFetchingEnvironment environment) {
+		RequestScope scope = RequestScope.of(environment);
+		Caller caller = scope.caller();
+		Optional<Instant> expires = expiry(caller);
+		if (expires.isPresent() && !expires.get().isAfter(Instant.now())) {
+			throw AccessDeniedException.unauthenticated("The token has expired: subscribe again with a valid one.");
+		}
+		Map<String, Object> arguments = environment.getArguments();
+		this.access.ownRules(subscription.coordinates(), caller, arguments::get);
+		DeclaredConnection connection = subscription.connection();
+		Optional<AttributeValue> partition = subscription.partition().map((key) -> key.value(arguments::get, null)
+			.orElseThrow(() -> new InvalidArgumentException("Pass the partition's values: they select the items.")));
+		List<Filter> filters = new ArrayList<>(ConnectionCalls.filters(connection, arguments::get));
+		filters.addAll(this.access.connection(connection, partition, caller, arguments::get, null));
+		SortOrder order = connection.orderArgument().map(arguments::get).map(ConnectionCalls::order).orElse(SortOrder.ASC);
+		ConnectionQuery query = new ConnectionQuery(partition, ConnectionCalls.sortCondition(connection, arguments::get),
+				filters, order);
+		Optional<StreamPosition> after = subscription.after().map(arguments::get).map((text) -> StreamPosition
+			.of(text.toString())
+			.orElseThrow(() -> new InvalidCursorException("`after` is not an eventId this server issued: pass the "
+					+ "eventId of the last change received, or leave it out to start from now.")));
+		Flux<Change> changes = this.live.subscribe(new LiveQuery(subscription.name(), connection.definition(), query),
+				owner(scope), after, outlet(environment));
+		if (expires.isPresent()) {
+			Duration left = Duration.between(Instant.now(), expires.get());
+			changes = changes.mergeWith(Mono.delay(left)
+				.then(Mono.error(AccessDeniedException.unauthenticated("The token has expired: the subscription ended. "
+						+ "Subscribe again with a new token, with `after` set to the last eventId received."))));
+		}
+		return changes.publishOn(Schedulers.parallel(), 32)
+			.map((change) -> DataFetcherResult.<Map<String, Object>>newResult()
+				.data(answer(subscription, change))
+				.localContext(scope.event(new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight,
+						this.fairShare)))
+				.build());
+	}
+
+	/**
+	 * Where the subscription's messages go: the connection its transport left in the execution's context
+	 * ({@link LiveOutlets}); an execution of the server's own has none, and counts what it hands on as written.
+	 */
+	private LiveMemory.Outlet outlet(DataFetchingEnvironment environment) {
+		LiveMemory.Outlet outlet = environment.getGraphQlContext().get(LiveMemory.Outlet.class);
+		return (outlet != null) ? outlet : new LiveMemory.Outlet(this.live.memory().detached(), "detached");
+	}
+
+	/**
+	 * Whose subscriptions count together against the per-caller limit: the token's subject, else the client's
+	 * address (anonymous callers behind one address share it).
+	 */
+	private static String owner(RequestScope scope) {
+		return scope.caller()
+			.text("sub")
+			.map((subject) -> "sub:" + subject)
+			.orElseGet(() -> "address:" + scope.client().orElse("unknown"));
+	}
+
+	private static Optional<Instant> expiry(Caller caller) {
+		Object exp = caller.claims().map((claims) -> claims.get("exp")).orElse(null);
+		if (exp instanceof Instant instant) {
+			return Optional.of(instant);
+		}
+		if (exp instanceof Number seconds) {
+			return Optional.of(Instant.ofEpochSecond(seconds.longValue()));
+		}
+		return Optional.empty();
+	}
+
+	private static Map<String, Object> answer(DeclaredSubscription subscription, Change change) {
+		DeclaredSubscription.ChangeType type = subscription.change();
+		Map<String, Object> fields = new LinkedHashMap<>();
+		fields.put(DeclaredSubscription.ChangeType.KIND, change.kind().name());
+		type.edge().ifPresent((field) -> fields.put(field, change.edge()
+			.map((edge) -> Map.<String, Object>of("cursor", edge.cursor(), "node", edge.node()))
+			.orElse(null)));
+		type.deletedId().ifPresent((field) -> fields.put(field, change.deletedId().orElse(null)));
+		type.eventId().ifPresent((field) -> fields.put(field, change.position().eventId()));
+		return fields;
+	}
+
+}
