@@ -33,9 +33,7 @@ import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.Scalars;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.model.Entity;
-import dev.dynamorelay.model.Filter;
-import dev.dynamorelay.model.SortOrder;
-import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 
 /**
@@ -136,12 +134,12 @@ final class ExportTarget {
 		}
 		Set<String> known = new TreeSet<>(parentKeys.keySet());
 		for (GraphQLArgument argument : field.getArguments()) {
-			if (!ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
+			if (!ConnectionQueries.RELAY_ARGUMENTS.contains(argument.getName())) {
 				known.add(argument.getName());
 			}
 		}
 		for (String name : given.keySet()) {
-			if (ConnectionCalls.RELAY_ARGUMENTS.contains(name)) {
+			if (ConnectionQueries.RELAY_ARGUMENTS.contains(name)) {
 				throw ExportException.usage(("`--arg %s`: an export reads the whole connection; `first`, `after`, `last` "
 						+ "and `before` are not taken (use --resume to continue an export).").formatted(name));
 			}
@@ -163,7 +161,7 @@ final class ExportTarget {
 		Map<String, Object> arguments = new LinkedHashMap<>();
 		for (GraphQLArgument argument : field.getArguments()) {
 			String name = argument.getName();
-			if (ConnectionCalls.RELAY_ARGUMENTS.contains(name)) {
+			if (ConnectionQueries.RELAY_ARGUMENTS.contains(name)) {
 				continue;
 			}
 			List<String> values = given.get(name);
@@ -202,13 +200,7 @@ final class ExportTarget {
 			if (this.connection.partition().isPresent() && partition.isEmpty()) {
 				return Optional.empty();
 			}
-			SortOrder order = this.connection.orderArgument()
-				.map(values)
-				.map(ConnectionCalls::order)
-				.orElse(SortOrder.ASC);
-			List<Filter> filters = ConnectionCalls.filters(this.connection, values);
-			return Optional.of(new ConnectionQuery(partition, ConnectionCalls.sortCondition(this.connection, values),
-					filters, order));
+			return Optional.of(ConnectionQueries.query(this.connection, partition, values, List.of()));
 		}
 		catch (ApiException ex) {
 			throw ExportException.usage(ex.getMessage());

@@ -40,8 +40,7 @@ import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.Item;
 import dev.dynamorelay.model.NodeIds;
-import dev.dynamorelay.model.SortOrder;
-import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Edge;
 import dev.dynamorelay.transport.graphql.ConnectionFetcher.RelayArguments;
@@ -134,12 +133,7 @@ class DeclaredWiring implements RuntimeWiringConfigurer {
 			// The parent stores no value for the key: nothing can be in the connection.
 			return this.connections.empty(relay);
 		}
-		SortOrder order = connection.orderArgument().map(environment::getArgument).map(ConnectionCalls::order)
-			.orElse(SortOrder.ASC);
-		List<Filter> filters = ConnectionCalls.filters(connection, arguments);
-		filters.addAll(owned);
-		ConnectionQuery query = new ConnectionQuery(partition, ConnectionCalls.sortCondition(connection, arguments), filters,
-				order);
+		ConnectionQuery query = ConnectionQueries.query(connection, partition, arguments, owned);
 		CompletableFuture<ConnectionResult<Item>> page = this.connections.fetch(connection.definition(), query, relay,
 				environment);
 		return this.tables.partial(connection.definition()) ? page.thenCompose((read) -> complete(read, environment))

@@ -1,7 +1,6 @@
 package dev.dynamorelay.transport.graphql;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +31,7 @@ import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.Item;
 import dev.dynamorelay.model.NodeIds;
-import dev.dynamorelay.model.SortOrder;
-import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Edge;
 import dev.dynamorelay.pagination.Paginator;
@@ -180,17 +178,15 @@ class MutationWiring implements RuntimeWiringConfigurer {
 			return null;
 		}
 		Map<String, Object> arguments = environment.getArguments();
-		List<Filter> filters = new ArrayList<>(ConnectionCalls.filters(connection, arguments::get));
+		List<Filter> owned;
 		try {
-			filters.addAll(this.access.connection(connection, partition, RequestScope.of(environment).caller(),
-					arguments::get, null));
+			owned = this.access.connection(connection, partition, RequestScope.of(environment).caller(), arguments::get,
+					null);
 		}
 		catch (AccessDeniedException ex) {
 			return null; // a connection the caller may not read holds no edge for it
 		}
-		SortOrder order = connection.orderArgument().map(arguments::get).map(ConnectionCalls::order).orElse(SortOrder.ASC);
-		ConnectionQuery query = new ConnectionQuery(partition, ConnectionCalls.sortCondition(connection, arguments::get),
-				filters, order);
+		ConnectionQuery query = ConnectionQueries.query(connection, partition, arguments::get, owned);
 		Optional<Edge<Item>> edge = this.paginator.edge(connection.definition(), query, item.attributes());
 		return edge.map((found) -> Map.<String, Object>of("cursor", found.cursor(), "node", found.node())).orElse(null);
 	}

@@ -19,7 +19,7 @@ import graphql.schema.GraphQLTypeUtil;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.model.Entity;
-import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.transport.rest.RestRoute.Parameter;
 
 /**
@@ -121,7 +121,7 @@ final class RestRoutes {
 		List<Parameter> parameters = new ArrayList<>();
 		String clash = null;
 		for (GraphQLArgument argument : field.getArguments()) {
-			if (ConnectionCalls.RELAY_ARGUMENTS.contains(argument.getName())) {
+			if (ConnectionQueries.RELAY_ARGUMENTS.contains(argument.getName())) {
 				continue;
 			}
 			if (PAGING.contains(argument.getName())) {

@@ -2,9 +2,7 @@ package dev.dynamorelay.transport.graphql.live;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,9 +32,7 @@ import dev.dynamorelay.live.LiveConnections;
 import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.live.LiveQuery;
 import dev.dynamorelay.live.StreamPosition;
-import dev.dynamorelay.model.Filter;
-import dev.dynamorelay.model.SortOrder;
-import dev.dynamorelay.pagination.ConnectionCalls;
+import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.transport.request.RequestScope;
@@ -95,11 +91,8 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 		DeclaredConnection connection = subscription.connection();
 		Optional<AttributeValue> partition = subscription.partition().map((key) -> key.value(arguments::get, null)
 			.orElseThrow(() -> new InvalidArgumentException("Pass the partition's values: they select the items.")));
-		List<Filter> filters = new ArrayList<>(ConnectionCalls.filters(connection, arguments::get));
-		filters.addAll(this.access.connection(connection, partition, caller, arguments::get, null));
-		SortOrder order = connection.orderArgument().map(arguments::get).map(ConnectionCalls::order).orElse(SortOrder.ASC);
-		ConnectionQuery query = new ConnectionQuery(partition, ConnectionCalls.sortCondition(connection, arguments::get),
-				filters, order);
+		ConnectionQuery query = ConnectionQueries.query(connection, partition, arguments::get,
+				this.access.connection(connection, partition, caller, arguments::get, null));
 		Optional<StreamPosition> after = subscription.after().map(arguments::get).map((text) -> StreamPosition
 			.of(text.toString())
 			.orElseThrow(() -> new InvalidCursorException("`after` is not an eventId this server issued: pass the "

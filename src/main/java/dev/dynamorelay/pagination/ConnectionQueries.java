@@ -19,14 +19,14 @@ import dev.dynamorelay.model.SortOrder;
 import dev.dynamorelay.model.ValueType;
 
 /**
- * How the arguments of one call of a declared connection become the sort key condition, the filters and
- * the order of its {@link dev.dynamorelay.pagination.ConnectionQuery}.
+ * The one way a call of a declared connection becomes its {@link ConnectionQuery}: the partition it reads, the
+ * sort key condition, the filters and the order of its arguments, and the caller's own filters.
  *
- * <p>Shared by every way a connection is read (GraphQL, the export), so that the same arguments select
- * the same items and bind the same cursors whichever way they arrive. The arguments are the values
- * GraphQL hands a data fetcher (coerced by their GraphQL types).
+ * <p>Shared by every way a connection is read (a GraphQL page, a mutation's edge, a live subscription, the
+ * export), so that the same arguments select the same items and bind the same cursors whichever way they
+ * arrive. The arguments are the values GraphQL hands a data fetcher (coerced by their GraphQL types).
  */
-public final class ConnectionCalls {
+public final class ConnectionQueries {
 
 	/**
 	 * The greatest string with a given prefix that a sort key can practically hold: the prefix and
@@ -37,7 +37,21 @@ public final class ConnectionCalls {
 	/** The Relay arguments of every connection field, which choose the page, not the items. */
 	public static final java.util.Set<String> RELAY_ARGUMENTS = java.util.Set.of("first", "after", "last", "before");
 
-	private ConnectionCalls() {
+	private ConnectionQueries() {
+	}
+
+	/**
+	 * The query of one call of {@code connection}: the partition given (none for a Scan), the sort key
+	 * condition and the filters of its arguments, the filters its caller's access rules add, and the order
+	 * its arguments ask for.
+	 * @throws InvalidArgumentException for arguments the connection refuses
+	 */
+	public static ConnectionQuery query(DeclaredConnection connection, Optional<AttributeValue> partition,
+			Function<String, Object> arguments, List<Filter> callerFilters) {
+		List<Filter> filters = filters(connection, arguments);
+		filters.addAll(callerFilters);
+		SortOrder order = connection.orderArgument().map(arguments).map(ConnectionQueries::order).orElse(SortOrder.ASC);
+		return new ConnectionQuery(partition, sortCondition(connection, arguments), filters, order);
 	}
 
 	/**
@@ -127,7 +141,7 @@ public final class ConnectionCalls {
 	 * The filter conditions of the filter arguments given.
 	 * @throws InvalidArgumentException for an {@code IN} with no or too many values, or a value of the wrong kind
 	 */
-	public static List<Filter> filters(DeclaredConnection connection, Function<String, Object> arguments) {
+	static List<Filter> filters(DeclaredConnection connection, Function<String, Object> arguments) {
 		List<Filter> filters = new ArrayList<>();
 		for (FilterArgument argument : connection.filterArguments()) {
 			Object value = arguments.apply(argument.name());
