@@ -65,14 +65,14 @@ public final class ItemLoader {
 
 	private CompletableFuture<Void> get(Map<String, KeysAndAttributes> batch,
 			Map<ItemKey, Map<String, AttributeValue>> found, ReadStats stats, int attempt) {
-		return stats.calls().call(() -> {
+		return stats.budget().calls().call(() -> {
 			// What is left of the request's time when the call is sent, not when it was queued.
-			Optional<Duration> remaining = CallTimeout.of(stats.remaining(this.timeout));
+			Optional<Duration> remaining = CallTimeout.of(stats.budget().remaining(this.timeout));
 			if (remaining.isEmpty()) {
 				return CompletableFuture.<BatchGetItemResponse>failedFuture(
 						new UnavailableException("DynamoDB did not serve the request within " + this.timeout + ".", null));
 			}
-			return stats.sent(this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
+			return stats.costs().sent(this.dynamoDb.batchGetItem((request) -> request.requestItems(batch)
 				.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 				.overrideConfiguration((override) -> override.apiCallTimeout(remaining.get()))));
 		}).thenCompose((response) -> {
@@ -88,7 +88,7 @@ public final class ItemLoader {
 				}
 				double capacity = response.hasConsumedCapacity()
 						? response.consumedCapacity().stream().mapToDouble(ItemLoader::units).sum() : 0;
-				stats.record(returned, returned, capacity);
+				stats.costs().record(returned, returned, capacity);
 				Map<String, KeysAndAttributes> unprocessed = response.unprocessedKeys();
 				if (unprocessed == null || unprocessed.isEmpty()) {
 					return CompletableFuture.completedFuture(null);
@@ -98,7 +98,7 @@ public final class ItemLoader {
 							+ " BatchGetItem attempts (throttled).", null);
 				}
 				long backOff = 10L << attempt;
-				if (stats.remaining(this.timeout).toMillis() <= backOff) {
+				if (stats.budget().remaining(this.timeout).toMillis() <= backOff) {
 					// The retry would start after the request's time has run out: answer now, not then.
 					throw new UnavailableException("DynamoDB left keys unprocessed (throttled) and the request's "
 							+ "time ran out before another BatchGetItem attempt.", null);

@@ -215,12 +215,12 @@ public final class ConnectionRead<T> {
 	 */
 	private CompletableFuture<Chunk> read(Map<String, AttributeValue> from, int wanted, SortOrder readOrder,
 			ReadCalls.Wanted what, long deadline, ReadStats stats) {
-		if (!stats.hasItemsLeft()) {
+		if (!stats.budget().hasItemsLeft()) {
 			return CompletableFuture.completedFuture(null);
 		}
-		return stats.calls().call(() -> {
+		return stats.budget().calls().call(() -> {
 			// Smaller steps while other requests' calls wait (FairShare), so that places free often.
-			int limit = stats.takeItems(stats.calls().limit(wanted));
+			int limit = stats.budget().takeItems(stats.budget().calls().limit(wanted));
 			if (limit == 0) {
 				return CompletableFuture.completedFuture(null);
 			}
@@ -229,11 +229,11 @@ public final class ConnectionRead<T> {
 				sent = send(from, limit, readOrder, what, deadline, stats);
 			}
 			catch (RuntimeException ex) {
-				stats.returnItems(limit);
+				stats.budget().returnItems(limit);
 				throw ex;
 			}
 			// DynamoDB scans at most Limit items; what it did not scan goes back to the request.
-			return sent.whenComplete((chunk, failure) -> stats.returnItems(limit - ((chunk != null) ? chunk.scanned() : 0)));
+			return sent.whenComplete((chunk, failure) -> stats.budget().returnItems(limit - ((chunk != null) ? chunk.scanned() : 0)));
 		});
 	}
 
@@ -272,12 +272,12 @@ public final class ConnectionRead<T> {
 			.apiCallTimeout(callTimeout.get())
 			.build();
 		if (this.definition.isScan()) {
-			return stats.sent(this.dynamoDb.scan(this.calls.scan(from, limit, what, timeout)))
+			return stats.costs().sent(this.dynamoDb.scan(this.calls.scan(from, limit, what, timeout)))
 				.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 						response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null,
 						response.consumedCapacity(), stats, this.meters));
 		}
-		return stats.sent(this.dynamoDb.query(this.calls.query(from, limit, readOrder, what, timeout)))
+		return stats.costs().sent(this.dynamoDb.query(this.calls.query(from, limit, readOrder, what, timeout)))
 			.thenApply((response) -> Chunk.of(limit, response.items(), response.scannedCount(), response.count(),
 					response.hasLastEvaluatedKey() ? response.lastEvaluatedKey() : null, response.consumedCapacity(),
 					stats, this.meters));
@@ -285,7 +285,7 @@ public final class ConnectionRead<T> {
 
 	/** The field's reads end within the timeout of their start and of the request's start. */
 	private long deadline(ReadStats stats) {
-		return System.nanoTime() + stats.remaining(this.budgets.timeout()).toNanos();
+		return System.nanoTime() + stats.budget().remaining(this.budgets.timeout()).toNanos();
 	}
 
 	/** What one DynamoDB response brought, and the {@code Limit} it was asked with. */
@@ -298,7 +298,7 @@ public final class ConnectionRead<T> {
 			int scannedCount = (scanned != null) ? scanned : 0;
 			int matched = (count != null) ? count : 0;
 			Double units = (capacity != null) ? capacity.capacityUnits() : null;
-			stats.record(scannedCount, matched, units);
+			stats.costs().record(scannedCount, matched, units);
 			meters.call(scannedCount, matched, units);
 			// The SDK answers an absent LastEvaluatedKey with an empty map, not null.
 			Map<String, AttributeValue> next = (lastEvaluatedKey == null || lastEvaluatedKey.isEmpty()) ? null

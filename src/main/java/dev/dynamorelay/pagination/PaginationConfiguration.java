@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
+import dev.dynamorelay.budget.FairShare;
+import dev.dynamorelay.budget.RequestBudgets;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.RequiredPropertyException;
 import dev.dynamorelay.pagination.ConnectionMeters;
@@ -45,6 +47,13 @@ class PaginationConfiguration {
 		return new CursorCodec(secret, cursor.previousSecrets());
 	}
 
+	/** The budget each request starts with: the DynamoDB timeout, the request's items, its calls in flight. */
+	@Bean
+	RequestBudgets requestBudgets(ReadBudgets budgets, DynamoDbProperties dynamoDb, FairShare fairShare) {
+		return new RequestBudgets(dynamoDb.readTimeout(), budgets.requestItems(), dynamoDb.maxConcurrencyPerRequest(),
+				fairShare);
+	}
+
 	@Bean
 	ReadBudgets readBudgets(PaginationProperties pagination, DynamoDbProperties dynamoDbProperties) {
 		return new ReadBudgets(pagination.readBudget(), pagination.countBudget(), pagination.requestBudget(),
@@ -52,11 +61,14 @@ class PaginationConfiguration {
 	}
 
 	@Bean
-	Paginator paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PaginationProperties pagination,
-			ReadBudgets budgets, ObjectProvider<ConnectionMeters.Source> meters) {
-		return new Paginator(dynamoDb, cursors,
-				new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize()), budgets,
-				meters.getIfAvailable(() -> ConnectionMeters.Source.NONE));
+	PageSizes pageSizes(PaginationProperties pagination) {
+		return new PageSizes(pagination.page().defaultSize(), pagination.page().maxSize());
+	}
+
+	@Bean
+	Paginator paginator(DynamoDbAsyncClient dynamoDb, CursorCodec cursors, PageSizes sizes, ReadBudgets budgets,
+			ObjectProvider<ConnectionMeters.Source> meters) {
+		return new Paginator(dynamoDb, cursors, sizes, budgets, meters.getIfAvailable(() -> ConnectionMeters.Source.NONE));
 	}
 
 }

@@ -100,7 +100,7 @@ public final class Mutations {
 		}
 		WriteMeters meters = this.meters.mutation(mutation.name());
 		// Mutation fields run one after another: what the request consumed meanwhile is this mutation's.
-		double before = stats.consumedCapacity();
+		double before = stats.costs().consumedCapacity();
 		Optional<String> seed = key.map((given) -> writer.length() + ":" + writer + mutation.name() + '\n' + given);
 		Generation now = new Generation(seed.map((first) -> this.firstSeen.get(first, (ignored) -> this.clock.millis()))
 			.orElseGet(this.clock::millis), seed);
@@ -114,7 +114,7 @@ public final class Mutations {
 				// A create writes all it was given, children included; other kinds what they found.
 				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
 						: written.stream().mapToInt((each) -> each.item().isPresent() ? 1 : 0).sum();
-				meters.written(items, stats.consumedCapacity() - before);
+				meters.written(items, stats.costs().consumedCapacity() - before);
 			}
 			else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {
 				meters.refused(refused.code());

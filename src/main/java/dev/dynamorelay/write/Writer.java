@@ -143,7 +143,7 @@ final class Writer {
 
 	private CompletableFuture<Outcome> put(ItemWrite.PutItem put, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = put.expressions();
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.putItem((request) -> request.tableName(put.table())
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.putItem((request) -> request.tableName(put.table())
 			.item(put.item())
 			.conditionExpression(expressions.condition().orElse(null))
 			.expressionAttributeNames(expressions.names())
@@ -151,14 +151,14 @@ final class Writer {
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
-				stats.record(0, 0, units(response.consumedCapacity()));
+				stats.costs().record(0, 0, units(response.consumedCapacity()));
 				return new Outcome.Written(put.item(), attempts.earlierMayHaveWritten(true));
 			});
 	}
 
 	private CompletableFuture<Outcome> update(ItemWrite.UpdateItem update, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = update.expressions();
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.updateItem((request) -> request.tableName(update.table())
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.updateItem((request) -> request.tableName(update.table())
 			.key(update.key())
 			.updateExpression(expressions.update().orElseThrow())
 			.conditionExpression(expressions.condition().orElse(null))
@@ -168,7 +168,7 @@ final class Writer {
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
-				stats.record(0, 0, units(response.consumedCapacity()));
+				stats.costs().record(0, 0, units(response.consumedCapacity()));
 				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
 						attempts.earlierMayHaveWritten(true));
 			});
@@ -176,7 +176,7 @@ final class Writer {
 
 	private CompletableFuture<Outcome> delete(ItemWrite.DeleteItem delete, ReadStats stats, WriteAttempts.Call attempts) {
 		Expressions expressions = delete.expressions();
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.deleteItem((request) -> request.tableName(delete.table())
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.deleteItem((request) -> request.tableName(delete.table())
 			.key(delete.key())
 			.conditionExpression(expressions.condition().orElse(null))
 			.expressionAttributeNames(expressions.names())
@@ -185,7 +185,7 @@ final class Writer {
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats, attempts))))).thenApply((response) -> {
-				stats.record(0, 0, units(response.consumedCapacity()));
+				stats.costs().record(0, 0, units(response.consumedCapacity()));
 				return new Outcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
 						attempts.earlierMayHaveWritten(true));
 			});
@@ -203,14 +203,14 @@ final class Writer {
 	CompletableFuture<Outcome> transact(List<ItemWrite> writes, Optional<String> token, ReadStats stats) {
 		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		String clientRequestToken = token.orElseGet(() -> UUID.randomUUID().toString());
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.transactWriteItems((request) -> request
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.transactWriteItems((request) -> request
 			.transactItems(writes.stream().map(ItemWrite::transactionItem).toList())
 			.clientRequestToken(clientRequestToken)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats, attempts))))).<Outcome>thenApply((response) -> {
 				double units = response.hasConsumedCapacity()
 						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
-				stats.record(0, 0, units);
+				stats.costs().record(0, 0, units);
 				return new Outcome.Written(Map.of(), attempts.earlierMayHaveWritten(true));
 			}).exceptionallyCompose((failure) -> {
 				Throwable cause = DynamoDbFailures.unwrap(failure);
@@ -278,14 +278,14 @@ final class Writer {
 		if (keys.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.batchGetItem((request) -> request
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.batchGetItem((request) -> request
 			.requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build()))
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats))))).thenApply((response) -> {
 				double units = response.hasConsumedCapacity()
 						? response.consumedCapacity().stream().mapToDouble((each) -> orZero(each.capacityUnits())).sum() : 0;
 				List<Map<String, AttributeValue>> found = response.responses().getOrDefault(table, List.of());
-				stats.record(found.size(), found.size(), units);
+				stats.costs().record(found.size(), found.size(), units);
 				if (response.hasUnprocessedKeys() && !response.unprocessedKeys().isEmpty()) {
 					throw new UnavailableException("DynamoDB did not read every item back in time; the write was made.",
 							null);
@@ -305,7 +305,7 @@ final class Writer {
 		Expressions names = new Expressions();
 		String projection = attributes.isEmpty() ? null
 				: String.join(", ", attributes.stream().map(names::name).toList());
-		return stats.calls().call(() -> stats.sent(this.dynamoDb.getItem((request) -> request.tableName(table)
+		return stats.budget().calls().call(() -> stats.costs().sent(this.dynamoDb.getItem((request) -> request.tableName(table)
 			.key(key)
 			.consistentRead(true)
 			.projectionExpression(projection)
@@ -313,7 +313,7 @@ final class Writer {
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
 			.overrideConfiguration(within(stats))))).thenApply((response) -> {
 				int found = response.hasItem() ? 1 : 0;
-				stats.record(found, found, units(response.consumedCapacity()));
+				stats.costs().record(found, found, units(response.consumedCapacity()));
 				return response.hasItem() ? response.item() : Map.of();
 			});
 	}
@@ -323,7 +323,7 @@ final class Writer {
 	 * it; none left (under a millisecond, {@link CallTimeout}) is UNAVAILABLE at once.
 	 */
 	private AwsRequestOverrideConfiguration within(ReadStats stats) {
-		Duration remaining = CallTimeout.of(stats.remaining(this.timeout))
+		Duration remaining = CallTimeout.of(stats.budget().remaining(this.timeout))
 			.orElseThrow(() -> new UnavailableException(
 					"DynamoDB did not serve the request within " + this.timeout + ".", null));
 		return AwsRequestOverrideConfiguration.builder().apiCallTimeout(remaining).build();

@@ -144,7 +144,7 @@ class CallLimiterTest {
 	 */
 	@Test
 	void aWaitingCallFailsAtTheRequestsDeadlineThoughTheQueueNeverMoves() throws Exception {
-		CallLimiter limiter = new ReadStats(Duration.ofMillis(200), 1000, 1).calls();
+		CallLimiter limiter = new RequestBudget(Duration.ofMillis(200), 1000, 1).calls();
 		CompletableFuture<Object> frozen = new CompletableFuture<>();
 		limiter.call(() -> frozen);
 		AtomicInteger sent = new AtomicInteger();

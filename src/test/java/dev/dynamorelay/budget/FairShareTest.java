@@ -209,7 +209,7 @@ class FairShareTest {
 		FairShare fair = fair(1, 100, 2, 1);
 		CallLimiter holder = new CallLimiter(8, fair);
 		holder.call(call("holder"));
-		CallLimiter late = new ReadStats(Duration.ofMillis(200), 1000, 2, fair).calls();
+		CallLimiter late = new RequestBudget(Duration.ofMillis(200), 1000, 2, fair).calls();
 		List<CompletableFuture<String>> abandoned = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			abandoned.add(late.call(call("late-" + i)));

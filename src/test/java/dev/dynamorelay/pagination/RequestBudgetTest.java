@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.budget.RequestBudget;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.SortOrder;
 
@@ -43,7 +44,7 @@ class RequestBudgetTest {
 	}
 
 	private static ReadStats request(long items) {
-		return new ReadStats(Duration.ofSeconds(5), items, 8);
+		return ReadStats.of(new RequestBudget(Duration.ofSeconds(5), items, 8));
 	}
 
 	private Page<Integer> page(ConnectionQuery query, Integer first, String after, Integer last, String before,
@@ -65,7 +66,7 @@ class RequestBudgetTest {
 		assertThat(nodes(first)).hasSize(30).startsWith(0).endsWith(29);
 		assertThat(first.pageInfo().hasNextPage()).isTrue();
 		assertThat(first.pageInfo().endCursor()).isEqualTo(first.edges().get(29).cursor());
-		assertThat(stats.scannedCount()).isEqualTo(30);
+		assertThat(stats.costs().scannedCount()).isEqualTo(30);
 		Page<Integer> next = page(ALL, 50, first.pageInfo().endCursor(), null, null, request(1000));
 		assertThat(nodes(next)).startsWith(30).hasSize(50);
 	}
@@ -77,7 +78,7 @@ class RequestBudgetTest {
 		page(ALL, 10, null, null, null, stats);
 		Page<Integer> filtered = page(NINES, 10, null, null, null, stats);
 		assertThat(this.partition.limits).containsExactly(11, 11, 8);
-		assertThat(stats.scannedCount()).isEqualTo(30);
+		assertThat(stats.costs().scannedCount()).isEqualTo(30);
 		assertThat(nodes(filtered)).containsExactly(9);
 		assertThat(filtered.pageInfo().hasNextPage()).isTrue();
 	}
@@ -98,7 +99,7 @@ class RequestBudgetTest {
 		ReadStats spent = request(0);
 		Page<Integer> forward = page(ALL, 10, null, null, null, spent);
 		assertThat(this.partition.limits).isEmpty();
-		assertThat(spent.requests()).isZero();
+		assertThat(spent.costs().requests()).isZero();
 		assertThat(forward.edges()).isEmpty();
 		assertThat(forward.pageInfo().hasNextPage()).isTrue();
 		assertThat(forward.pageInfo().hasPreviousPage()).isFalse();
@@ -145,7 +146,7 @@ class RequestBudgetTest {
 				this.paginator.request(1, null, null, null));
 		ReadStats small = request(60);
 		assertThat(read.count(small).join()).isEmpty();
-		assertThat(small.scannedCount()).isLessThanOrEqualTo(60);
+		assertThat(small.costs().scannedCount()).isLessThanOrEqualTo(60);
 		assertThat(read.count(request(101)).join()).contains(100);
 		assertThat(read.count(request(100)).join()).as("100 scanned, but not past the end").isEmpty();
 	}
@@ -189,7 +190,7 @@ class RequestBudgetTest {
 		try {
 			slow = new FakePartition(100_000, threads);
 			Paginator paginator = paginator(slow, 1000);
-			ReadStats stats = new ReadStats(Duration.ofSeconds(5), 2_500, 3);
+			ReadStats stats = ReadStats.of(new RequestBudget(Duration.ofSeconds(5), 2_500, 3));
 			ConnectionQuery none = ALL
 				.withFilters(List.of(new Filter("amount", Filter.Op.GE, List.of(AttributeValue.fromN("10")))));
 			List<CompletableFuture<Page<Integer>>> pages = new ArrayList<>();
@@ -198,7 +199,7 @@ class RequestBudgetTest {
 					.page(stats));
 			}
 			CompletableFuture.allOf(pages.toArray(CompletableFuture[]::new)).join();
-			assertThat(stats.scannedCount()).isEqualTo(2_500);
+			assertThat(stats.costs().scannedCount()).isEqualTo(2_500);
 			assertThat(slow.mostInFlight.get()).isEqualTo(3);
 			for (CompletableFuture<Page<Integer>> page : pages) {
 				assertThat(page.join().edges()).isEmpty();

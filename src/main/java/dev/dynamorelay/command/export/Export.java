@@ -392,7 +392,7 @@ final class Export {
 
 	/** The capacity consumed so far, by earlier runs and this one. */
 	private double capacityNow() {
-		return this.baseCapacity + this.stats.consumedCapacity();
+		return this.baseCapacity + this.stats.costs().consumedCapacity();
 	}
 
 	/**

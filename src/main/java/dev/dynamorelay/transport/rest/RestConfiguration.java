@@ -24,9 +24,9 @@ import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.declaration.Declarations;
-import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.Problems;
-import dev.dynamorelay.pagination.PaginationProperties;
+import dev.dynamorelay.pagination.PageSizes;
+import dev.dynamorelay.pagination.ReadBudgets;
 
 /**
  * The REST view's routes: one {@code GET} per declared connection ({@link RestRoutes} says which path),
@@ -77,13 +77,13 @@ class RestConfiguration {
 
 	@Bean
 	RouterFunction<ServerResponse> restRoutes(WebGraphQlHandler graphQlHandler, GraphQlSource graphQlSource,
-			Declarations declarations, PaginationProperties pagination, DynamoDbProperties dynamoDb, Access access) {
+			Declarations declarations, PageSizes pages, ReadBudgets budgets, Access access) {
 		RestRoutes routes = RestRoutes.of(declarations, graphQlSource.schema());
 		routes.skipped().forEach((field, reason) -> logger.warn("{} has no REST path: {}", field, reason));
-		int defaultSize = pagination.page().defaultSize();
-		int maxSize = pagination.page().maxSize();
+		int defaultSize = pages.defaultSize();
+		int maxSize = pages.maxSize();
 		// As many budget-cut reads as a GraphQL request's budget holds pages of its own.
-		int followUps = (int) Math.max(1, pagination.requestBudget() / pagination.readBudget());
+		int followUps = (int) Math.max(1, budgets.requestItems() / budgets.readItems());
 		RestView view = new RestView(graphQlHandler, routes, (defaultSize > 0) ? defaultSize : maxSize, maxSize,
 				followUps);
 		Map<String, Object> openApi = OpenApi.document(routes, declarations, graphQlSource.schema(),

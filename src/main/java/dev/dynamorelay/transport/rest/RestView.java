@@ -142,8 +142,8 @@ final class RestView {
 				return Mono.just(Optional.empty());
 			}
 			ReadStats stats = shared.get();
-			if (!read.cut() || followUps >= this.maxFollowUps || stats == null || !stats.hasItemsLeft()
-					|| stats.remaining(Duration.ofDays(1)).isNegative() || stats.remaining(Duration.ofDays(1)).isZero()) {
+			if (!read.cut() || followUps >= this.maxFollowUps || stats == null || !stats.budget().hasItemsLeft()
+					|| stats.budget().remaining(Duration.ofDays(1)).isNegative() || stats.budget().remaining(Duration.ofDays(1)).isZero()) {
 				return Mono.just(Optional.ofNullable(next));
 			}
 			Map<String, Object> onwards = new HashMap<>(variables);

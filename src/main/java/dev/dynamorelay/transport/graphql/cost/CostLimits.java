@@ -27,7 +27,8 @@ import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
 import dev.dynamorelay.metrics.ServerMeters;
 import dev.dynamorelay.model.NodeIds;
-import dev.dynamorelay.pagination.PaginationProperties;
+import dev.dynamorelay.pagination.PageSizes;
+import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.transport.graphql.cost.RequestCost.Kind;
 import dev.dynamorelay.transport.graphql.cost.RequestCost.Reader;
 import dev.dynamorelay.transport.request.RequestScope;
@@ -58,12 +59,12 @@ class CostLimits extends SimplePerformantInstrumentation {
 
 	private final ServerMeters meters;
 
-	CostLimits(LimitsProperties limits, Declarations declarations, PaginationProperties pagination, Access access,
+	CostLimits(LimitsProperties limits, Declarations declarations, PageSizes pages, ReadBudgets budgets, Access access,
 			ServerMeters meters) {
 		this.limits = limits;
 		this.meters = meters;
-		this.sizes = new RequestCost.Sizes(pagination.page().defaultSize(), pagination.page().maxSize(),
-				pagination.readBudget(), pagination.countBudget(), NodeIds.MAX_PER_REQUEST);
+		this.sizes = new RequestCost.Sizes(pages.defaultSize(), pages.maxSize(), budgets.readItems(),
+				budgets.countItems(), NodeIds.MAX_PER_REQUEST);
 		for (DeclaredConnection connection : declarations.connections()) {
 			this.readers.put(key(connection.coordinates().getTypeName(), connection.coordinates().getFieldName()),
 					new Reader(Kind.CONNECTION, connection.filterArguments().stream()

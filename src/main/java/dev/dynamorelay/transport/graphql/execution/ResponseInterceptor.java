@@ -1,6 +1,5 @@
 package dev.dynamorelay.transport.graphql.execution;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +20,12 @@ import org.springframework.graphql.server.WebGraphQlResponse;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
-import dev.dynamorelay.budget.FairShare;
 import dev.dynamorelay.budget.ReadStats;
-import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.budget.RequestBudgets;
+import dev.dynamorelay.budget.RequestCosts;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.GraphQlErrors;
 import dev.dynamorelay.metrics.ServerMeters;
-import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.transport.graphql.cost.LimitsProperties;
 import dev.dynamorelay.transport.request.RequestScope;
 import dev.dynamorelay.transport.web.AsyncTimeout;
@@ -53,32 +51,20 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 
 	private final boolean extensions;
 
-	/** How long a request may read: a little less than the timeout, which its answer must arrive within. */
-	private final Duration readTimeout;
-
-	/** Items a request's connection fields and counts may scan together. */
-	private final long requestItems;
+	/** The budget each request starts with: its deadline, items and calls in flight. */
+	private final RequestBudgets budgets;
 
 	/** The most items a request may read by its estimate; bounds shared budgets too. */
 	private final long maxItems;
 
-	/** A request's DynamoDB calls in flight at once. */
-	private final int maxCallsInFlight;
-
-	/** All requests' calls in flight, and whose call goes next. */
-	private final FairShare fairShare;
-
 	private final ServerMeters meters;
 
-	ResponseInterceptor(ExtensionsProperties properties, DynamoDbProperties dynamoDb, ReadBudgets budgets,
-			FairShare fairShare, LimitsProperties limits, ServerMeters meters) {
+	ResponseInterceptor(ExtensionsProperties properties, RequestBudgets budgets, LimitsProperties limits,
+			ServerMeters meters) {
 		this.meters = meters;
-		this.fairShare = fairShare;
+		this.budgets = budgets;
 		this.maxItems = limits.maxItems();
 		this.extensions = properties.enabled();
-		this.readTimeout = dynamoDb.readTimeout();
-		this.requestItems = budgets.requestItems();
-		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
 	}
 
 	/**
@@ -122,10 +108,9 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 	private ReadStats stats(Map<String, Object> attributes) {
 		if (attributes.get(SHARED_STATS) instanceof AtomicReference<?> shared) {
 			return ((AtomicReference<ReadStats>) shared).updateAndGet((existing) -> (existing != null) ? existing
-					: new ReadStats(this.readTimeout, Math.min(this.requestItems, this.maxItems), this.maxCallsInFlight,
-							this.fairShare));
+					: this.budgets.start(this.maxItems));
 		}
-		return new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight, this.fairShare);
+		return this.budgets.start();
 	}
 
 	/**
@@ -135,6 +120,16 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 	private static void logUnavailable(RequestScope scope) {
 		RequestIdFilter.withId(scope.id(), () -> logger.warn("DynamoDB unavailable for request {}: {}",
 				scope.id().orElse(null), scope.unavailable().summary()));
+	}
+
+	/** What the request cost, as {@code extensions.dynamodb} reports it. */
+	private static Map<String, Object> costs(RequestCosts costs) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		map.put("requests", costs.requests());
+		map.put("scannedCount", costs.scannedCount());
+		map.put("count", costs.count());
+		map.put("consumedCapacity", costs.consumedCapacity());
+		return map;
 	}
 
 	private WebGraphQlResponse shape(WebGraphQlResponse response, ReadStats stats) {
@@ -152,7 +147,7 @@ public class ResponseInterceptor implements WebGraphQlInterceptor {
 				if (result.getExtensions() != null) {
 					merged.putAll(result.getExtensions());
 				}
-				merged.put("dynamodb", stats.toMap());
+				merged.put("dynamodb", costs(stats.costs()));
 				builder.extensions(merged);
 			}
 		});

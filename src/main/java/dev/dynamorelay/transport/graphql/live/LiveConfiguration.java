@@ -24,13 +24,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.budget.FairShare;
-import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.budget.RequestBudgets;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
 import dev.dynamorelay.live.LiveConnections;
 import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.pagination.Paginator;
-import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.transport.web.HttpLimitsProperties;
 
 /**
@@ -177,8 +176,8 @@ class LiveConfiguration {
 
 	@Bean
 	SubscriptionWiring subscriptionWiring(DeclaredTables tables, LiveConnections live, Access access,
-			DynamoDbProperties dynamoDb, ReadBudgets budgets, FairShare fairShare) {
-		return new SubscriptionWiring(tables.declarations(), live, access, dynamoDb, budgets, fairShare);
+			RequestBudgets budgets) {
+		return new SubscriptionWiring(tables.declarations(), live, access, budgets);
 	}
 
 	/**

@@ -18,12 +18,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.access.Access;
 import dev.dynamorelay.access.Caller;
-import dev.dynamorelay.budget.FairShare;
-import dev.dynamorelay.budget.ReadStats;
+import dev.dynamorelay.budget.RequestBudgets;
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredSubscription;
-import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.InvalidCursorException;
@@ -34,7 +32,6 @@ import dev.dynamorelay.live.LiveQuery;
 import dev.dynamorelay.live.StreamPosition;
 import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
-import dev.dynamorelay.pagination.ReadBudgets;
 import dev.dynamorelay.transport.request.RequestScope;
 
 /**
@@ -51,23 +48,14 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 
 	private final Access access;
 
-	private final Duration readTimeout;
+	/** The budget each subscription's reads start with. */
+	private final RequestBudgets budgets;
 
-	private final long requestItems;
-
-	private final int maxCallsInFlight;
-
-	private final FairShare fairShare;
-
-	SubscriptionWiring(Declarations declarations, LiveConnections live, Access access, DynamoDbProperties dynamoDb,
-			ReadBudgets budgets, FairShare fairShare) {
+	SubscriptionWiring(Declarations declarations, LiveConnections live, Access access, RequestBudgets budgets) {
 		this.declarations = declarations;
 		this.live = live;
 		this.access = access;
-		this.readTimeout = dynamoDb.readTimeout();
-		this.requestItems = budgets.requestItems();
-		this.maxCallsInFlight = dynamoDb.maxConcurrencyPerRequest();
-		this.fairShare = fairShare;
+		this.budgets = budgets;
 	}
 
 	@Override
@@ -108,8 +96,7 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 		return changes.publishOn(Schedulers.parallel(), 32)
 			.map((change) -> DataFetcherResult.<Map<String, Object>>newResult()
 				.data(answer(subscription, change))
-				.localContext(scope.event(new ReadStats(this.readTimeout, this.requestItems, this.maxCallsInFlight,
-						this.fairShare)))
+				.localContext(scope.event(this.budgets.start()))
 				.build());
 	}
 

@@ -12,36 +12,36 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ReadStatsTest {
+class RequestBudgetTest {
 
 	@Test
 	void grantsAtMostWhatIsLeftAndTakesBackWhatAReadDidNotScan() {
-		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 100, 8);
-		assertThat(stats.takeItems(51)).isEqualTo(51);
-		assertThat(stats.takeItems(80)).isEqualTo(49);
-		assertThat(stats.hasItemsLeft()).isFalse();
-		assertThat(stats.takeItems(1)).isZero();
-		stats.returnItems(30);
-		assertThat(stats.hasItemsLeft()).isTrue();
-		assertThat(stats.takeItems(1000)).isEqualTo(30);
-		assertThat(stats.takeItems(0)).isZero();
-		stats.returnItems(0);
-		stats.returnItems(-5);
-		assertThat(stats.takeItems(1)).isZero();
+		RequestBudget budget = new RequestBudget(Duration.ofSeconds(5), 100, 8);
+		assertThat(budget.takeItems(51)).isEqualTo(51);
+		assertThat(budget.takeItems(80)).isEqualTo(49);
+		assertThat(budget.hasItemsLeft()).isFalse();
+		assertThat(budget.takeItems(1)).isZero();
+		budget.returnItems(30);
+		assertThat(budget.hasItemsLeft()).isTrue();
+		assertThat(budget.takeItems(1000)).isEqualTo(30);
+		assertThat(budget.takeItems(0)).isZero();
+		budget.returnItems(0);
+		budget.returnItems(-5);
+		assertThat(budget.takeItems(1)).isZero();
 	}
 
 	@Test
 	void aRequestWithoutABudgetOfItsOwnIsNeverCut() {
-		ReadStats stats = new ReadStats();
+		RequestBudget budget = new RequestBudget();
 		for (int i = 0; i < 1000; i++) {
-			assertThat(stats.takeItems(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+			assertThat(budget.takeItems(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
 		}
-		assertThat(stats.hasItemsLeft()).isTrue();
+		assertThat(budget.hasItemsLeft()).isTrue();
 	}
 
 	@Test
 	void concurrentReadsTogetherNeverTakeMoreThanTheBudget() throws Exception {
-		ReadStats stats = new ReadStats(Duration.ofSeconds(5), 10_000, 8);
+		RequestBudget budget = new RequestBudget(Duration.ofSeconds(5), 10_000, 8);
 		ExecutorService threads = Executors.newFixedThreadPool(8);
 		try {
 			List<Callable<Long>> readers = new ArrayList<>();
@@ -49,10 +49,10 @@ class ReadStatsTest {
 				readers.add(() -> {
 					long kept = 0;
 					for (int i = 0; i < 20_000; i++) {
-						int granted = stats.takeItems(1 + i % 37);
+						int granted = budget.takeItems(1 + i % 37);
 						// Half of what each read is granted it "scans", the rest goes back.
 						int scanned = (granted + 1) / 2;
-						stats.returnItems(granted - scanned);
+						budget.returnItems(granted - scanned);
 						kept += scanned;
 					}
 					return kept;
@@ -63,7 +63,7 @@ class ReadStatsTest {
 				total += kept.get();
 			}
 			assertThat(total).isEqualTo(10_000);
-			assertThat(stats.hasItemsLeft()).isFalse();
+			assertThat(budget.hasItemsLeft()).isFalse();
 		}
 		finally {
 			threads.shutdownNow();
