@@ -290,6 +290,23 @@ class HostileRequestsIT extends IntegrationTest {
 	}
 
 	@Test
+	void aCorsPreflightListsOnlyTheMethodsAPathTakes() throws Exception {
+		for (String path : List.of("/graphql", "/api/users")) {
+			HttpResponse<String> answer = this.client.send(HttpRequest.newBuilder(URI.create(url(this.port, path)))
+				.header("Origin", "https://elsewhere.example")
+				.header("Access-Control-Request-Method", path.equals("/graphql") ? "POST" : "GET")
+				.header("Access-Control-Request-Headers", "content-type")
+				.timeout(Duration.ofSeconds(20))
+				.method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(answer.headers().firstValue("Allow")).as(path)
+				.hasValue(path.equals("/graphql") ? "GET,POST" : "GET,HEAD");
+			assertThat(answer.headers().firstValue("Access-Control-Allow-Origin")).as("cross-origin is not configured")
+				.isEmpty();
+		}
+	}
+
+	@Test
 	void aQueryOverServerSentEventsIsAnswered() throws Exception {
 		HttpResponse<String> answer = this.client.send(HttpRequest.newBuilder(URI.create(url(this.port, "/graphql")))
 			.header("Content-Type", "application/json")

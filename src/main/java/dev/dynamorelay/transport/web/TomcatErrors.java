@@ -38,7 +38,7 @@ class TomcatErrors implements WebServerFactoryCustomizer<TomcatServletWebServerF
 	@Override
 	public void customize(TomcatServletWebServerFactory factory) {
 		factory.addEngineValves(new HostErrorReports());
-		// TRACE goes on to the filters, where TraceRefusals refuses every one with the path's own methods;
+		// TRACE goes on to the filters, where AllowedMethods refuses every one with the path's own methods;
 		// refused by the connector, it would list every method the servlet declares (PUT, DELETE, ...).
 		factory.addConnectorCustomizers((connector) -> connector.setAllowTrace(true));
 	}
