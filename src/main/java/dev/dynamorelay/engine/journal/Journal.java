@@ -1,30 +1,17 @@
 package dev.dynamorelay.engine.journal;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,14 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
@@ -49,8 +31,11 @@ import dev.dynamorelay.engine.store.CommitListener;
 import dev.dynamorelay.engine.store.ItemChange;
 import dev.dynamorelay.engine.streams.Streams;
 import dev.dynamorelay.engine.value.ByteSink;
-import dev.dynamorelay.engine.value.ByteSource;
-import dev.dynamorelay.engine.value.ItemCodec;
+
+import static dev.dynamorelay.engine.journal.JournalFiles.LOG_MAGIC;
+import static dev.dynamorelay.engine.journal.JournalFiles.FILE_HEADER;
+import static dev.dynamorelay.engine.journal.JournalFiles.logName;
+import static dev.dynamorelay.engine.journal.JournalFiles.forceDirectory;
 
 /**
  * The engine's durability with {@code --path DIR}: a write-ahead log of every commit and table change, forced to
@@ -75,38 +60,13 @@ import dev.dynamorelay.engine.value.ItemCodec;
  *
  * <p>The store must have made a change visible before it tells the journal of it (still under the change's
  * locks), so that a snapshot started after it finds it.
+ *
+ * <p>This class is the writer; the files' names and format are {@link JournalFiles}', recovery is
+ * {@link JournalRecovery}'s and a snapshot's file {@link SnapshotWriter}'s.
  */
 public final class Journal implements CommitListener, Closeable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Journal.class);
-
-	/**
-	 * The version of the files' format, the last two characters of their magic numbers. 02: items, keys and images
-	 * in the engine's one binary form of items ({@code ItemCodec}); 01 (never released) had the streams' own.
-	 */
-	static final String FORMAT = "02";
-
-	private static final String LOG_PREFIX = "DRJLOG";
-
-	private static final String SNAPSHOT_PREFIX = "DRJSNP";
-
-	private static final byte[] LOG_MAGIC = (LOG_PREFIX + FORMAT).getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] SNAPSHOT_MAGIC = (SNAPSHOT_PREFIX + FORMAT).getBytes(StandardCharsets.US_ASCII);
-
-	private static final int FILE_HEADER = 16;
-
-	private static final Pattern LOG_FILE = Pattern.compile("log-(\\d{20})\\.log");
-
-	private static final Pattern SNAPSHOT_FILE = Pattern.compile("snapshot-(\\d{20})\\.snap");
-
-	private static final byte SNAPSHOT_TABLE = 1;
-
-	private static final byte SNAPSHOT_ITEM = 2;
-
-	private static final byte SNAPSHOT_STREAMS = 3;
-
-	private static final byte SNAPSHOT_END = 4;
 
 	private final Path directory;
 
@@ -220,7 +180,7 @@ public final class Journal implements CommitListener, Closeable {
 			throw new IOException("Another engine uses " + directory + " (it holds " + directory.resolve("lock") + ")");
 		}
 		try {
-			Recovery recovery = new Recovery(directory, store, streams);
+			JournalRecovery recovery = new JournalRecovery(directory, store, streams);
 			long next = recovery.run();
 			Journal journal = new Journal(directory, options, store, streams, lockFile, directoryLock, next);
 			logger.trace("Journal {} recovered: snapshot at {}, {} entries replayed, next entry {}", directory,
@@ -443,75 +403,8 @@ public final class Journal implements CommitListener, Closeable {
 			this.lock.unlock();
 		}
 		rotated.join();
-		Path temporary = this.directory.resolve(snapshotName(position) + ".tmp");
-		try (FileOutputStream file = new FileOutputStream(temporary.toFile())) {
-			file.write(ByteBuffer.allocate(FILE_HEADER).put(SNAPSHOT_MAGIC).putLong(position).array());
-			DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new Frames.Output(file, 1 << 20), 1 << 16));
-			try {
-				for (TableDescription table : this.store.tables()) {
-					out.writeByte(SNAPSHOT_TABLE);
-					writeBytes(out, LogCodec.json(table));
-					TimeToLiveDescription timeToLive = this.store.timeToLive(table.tableName());
-					out.writeBoolean(timeToLive != null);
-					if (timeToLive != null) {
-						writeBytes(out, LogCodec.json(timeToLive));
-					}
-					this.store.forEachItem(table.tableName(), (item) -> {
-						try {
-							out.writeByte(SNAPSHOT_ITEM);
-							ByteSink bytes = new ByteSink(256);
-							ItemCodec.writeAttributes(bytes, item);
-							writeBytes(out, bytes.toByteArray());
-						}
-						catch (IOException ex) {
-							throw new UncheckedIOException(ex);
-						}
-					});
-				}
-			}
-			catch (UncheckedIOException ex) {
-				throw ex.getCause();
-			}
-			out.writeByte(SNAPSHOT_STREAMS);
-			Streams.write(checkpoint, out);
-			out.writeByte(SNAPSHOT_END);
-			out.flush();
-			file.getFD().sync();
-		}
-		catch (IOException | RuntimeException ex) {
-			Files.deleteIfExists(temporary);
-			throw ex;
-		}
-		Files.move(temporary, this.directory.resolve(snapshotName(position)), StandardCopyOption.ATOMIC_MOVE);
-		forceDirectory(this.directory);
-		// The older snapshots and log files are no longer needed; the oldest go first, so that a crash between
-		// leaves a log that still follows on from what remains.
-		for (Map.Entry<Long, Path> old : files(this.directory, SNAPSHOT_FILE).entrySet()) {
-			if (old.getKey() < position) {
-				Files.deleteIfExists(old.getValue());
-			}
-		}
-		for (Map.Entry<Long, Path> old : files(this.directory, LOG_FILE).entrySet()) {
-			if (old.getKey() < position) {
-				Files.deleteIfExists(old.getValue());
-			}
-		}
+		SnapshotWriter.write(this.directory, this.store, position, checkpoint);
 		logger.trace("Snapshot of {} written at entry {}", this.directory, position);
-	}
-
-	private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
-		out.writeInt(bytes.length);
-		out.write(bytes);
-	}
-
-	private static byte[] readBytes(DataInputStream in) throws IOException {
-		int length = in.readInt();
-		if (length < 0 || length > Frames.MAX_PAYLOAD) {
-			throw new IOException("impossible length " + length);
-		}
-		byte[] bytes = new byte[length];
-		in.readFully(bytes);
-		return bytes;
 	}
 
 	// ---------------------------------------------------------------------------------------------------------
@@ -566,264 +459,6 @@ public final class Journal implements CommitListener, Closeable {
 	/** How many entries were written and forced. */
 	public long written() {
 		return this.written.get();
-	}
-
-	// ---------------------------------------------------------------------------------------------------------
-	// Files
-
-	static String logName(long first) {
-		return String.format("log-%020d.log", first);
-	}
-
-	static String snapshotName(long position) {
-		return String.format("snapshot-%020d.snap", position);
-	}
-
-	/** The directory's files whose names match, by the number in their name. */
-	static TreeMap<Long, Path> files(Path directory, Pattern name) throws IOException {
-		TreeMap<Long, Path> files = new TreeMap<>();
-		try (Stream<Path> listed = Files.list(directory)) {
-			for (Path path : (Iterable<Path>) listed::iterator) {
-				Matcher matcher = name.matcher(path.getFileName().toString());
-				if (matcher.matches()) {
-					files.put(Long.parseLong(matcher.group(1)), path);
-				}
-			}
-		}
-		return files;
-	}
-
-	/** Makes the directory's entries (a file created, renamed) durable. */
-	static void forceDirectory(Path directory) throws IOException {
-		try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-			channel.force(true);
-		}
-		catch (IOException ex) {
-			// Some systems cannot open a directory as a file; there, a rename is as durable as they make it.
-			if (!System.getProperty("os.name", "").startsWith("Windows")) {
-				throw ex;
-			}
-		}
-	}
-
-	// ---------------------------------------------------------------------------------------------------------
-	// Recovery
-
-	/** Puts the store and the streams back as the newest snapshot and the log after it say. */
-	private static final class Recovery implements LogCodec.Replay {
-
-		private final Path directory;
-
-		private final JournalledStore store;
-
-		private final Streams streams;
-
-		long snapshotPosition;
-
-		long replayed;
-
-		long replayedBytes;
-
-		Recovery(Path directory, JournalledStore store, Streams streams) {
-			this.directory = directory;
-			this.store = store;
-			this.streams = streams;
-		}
-
-		/** Recovers; returns the number the next entry takes. */
-		long run() throws IOException {
-			try (Stream<Path> listed = Files.list(this.directory)) {
-				for (Path path : (Iterable<Path>) listed::iterator) {
-					if (path.getFileName().toString().endsWith(".tmp")) {
-						// A snapshot a crash interrupted: it was never in place.
-						Files.delete(path);
-					}
-				}
-			}
-			TreeMap<Long, Path> snapshots = files(this.directory, SNAPSHOT_FILE);
-			TreeMap<Long, Path> logs = files(this.directory, LOG_FILE);
-			// Before anything is read or cut: a file of another format would otherwise read as damage, or (the newest
-			// log) as a header a crash left unwritten, and be deleted.
-			for (Path file : snapshots.values()) {
-				checkFormat(file, SNAPSHOT_PREFIX);
-			}
-			for (Path file : logs.values()) {
-				checkFormat(file, LOG_PREFIX);
-			}
-			if (!snapshots.isEmpty()) {
-				this.snapshotPosition = snapshots.lastKey();
-				loadSnapshot(snapshots.lastEntry().getValue(), this.snapshotPosition);
-			}
-			long expected = -1;
-			for (Map.Entry<Long, Path> log : logs.entrySet()) {
-				boolean newest = log.getKey().equals(logs.lastKey());
-				expected = replayLog(log.getValue(), log.getKey(), newest, expected);
-			}
-			return Math.max(expected, this.snapshotPosition);
-		}
-
-		/** Refuses a file whose magic number is the journal's, of another format version. */
-		private void checkFormat(Path file, String prefix) throws IOException {
-			byte[] magic;
-			try (InputStream in = Files.newInputStream(file)) {
-				magic = in.readNBytes(8);
-			}
-			String text = new String(magic, StandardCharsets.ISO_8859_1);
-			if (magic.length == 8 && text.startsWith(prefix) && !text.endsWith(FORMAT)) {
-				throw new JournalFormatException("The journal in " + this.directory + " was written in format "
-						+ text.substring(prefix.length()) + " (" + file.getFileName() + "); this engine reads format " + FORMAT
-						+ " only, and converts no other. Move " + this.directory + " aside (or delete it) to start anew.");
-			}
-		}
-
-		private JournalDamagedException damaged(Path file, String what) {
-			return new JournalDamagedException("The journal in " + this.directory + " is damaged: " + file.getFileName() + " "
-					+ what + ". Acknowledged writes past it cannot be recovered, so the engine does not start. Move "
-					+ this.directory + " aside (or restore it from a copy) to start anew.");
-		}
-
-		private void loadSnapshot(Path path, long position) throws IOException {
-			try (InputStream raw = Files.newInputStream(path)) {
-				byte[] header = raw.readNBytes(FILE_HEADER);
-				if (header.length < FILE_HEADER || !Arrays.equals(header, 0, 8, SNAPSHOT_MAGIC, 0, 8)
-						|| ByteBuffer.wrap(header, 8, 8).getLong() != position) {
-					throw damaged(path, "does not start as a snapshot of entry " + position + " does");
-				}
-				DataInputStream in = new DataInputStream(
-						new BufferedInputStream(new Frames.Input(raw, path.getFileName().toString(), FILE_HEADER), 1 << 16));
-				String table = null;
-				while (true) {
-					int type;
-					try {
-						type = in.readUnsignedByte();
-					}
-					catch (EOFException ex) {
-						throw damaged(path, "ends before its end");
-					}
-					switch (type) {
-						case SNAPSHOT_TABLE -> {
-							TableDescription description = LogCodec.fromJson(readBytes(in), TableDescription::builder);
-							TimeToLiveDescription timeToLive = in.readBoolean()
-									? LogCodec.fromJson(readBytes(in), TimeToLiveDescription::builder) : null;
-							this.store.restoreTable(description, timeToLive);
-							table = description.tableName();
-						}
-						case SNAPSHOT_ITEM -> {
-							if (table == null) {
-								throw damaged(path, "holds an item before any table");
-							}
-							ByteSource bytes = new ByteSource(readBytes(in));
-							Map<String, AttributeValue> item = ItemCodec.readAttributes(bytes);
-							if (!bytes.atEnd()) {
-								throw damaged(path, "holds an item with bytes after its end");
-							}
-							this.store.restoreItem(table, item);
-						}
-						case SNAPSHOT_STREAMS -> this.streams.restore(in);
-						case SNAPSHOT_END -> {
-							return;
-						}
-						default -> throw damaged(path, "holds a part of unknown type " + type);
-					}
-				}
-			}
-			catch (JournalDamagedException ex) {
-				if (ex.getMessage().startsWith("The journal in ")) {
-					throw ex;
-				}
-				throw damaged(path, "fails its checks (" + ex.getMessage() + ")");
-			}
-			catch (EOFException | IllegalArgumentException ex) {
-				throw damaged(path, "holds what is no snapshot (" + ex.getMessage() + ")");
-			}
-		}
-
-		/** Replays one log file; returns the number the entry after its last takes. */
-		private long replayLog(Path path, long first, boolean newest, long expected) throws IOException {
-			byte[] bytes = Files.readAllBytes(path);
-			if (bytes.length < FILE_HEADER || !Arrays.equals(bytes, 0, 8, LOG_MAGIC, 0, 8)
-					|| ByteBuffer.wrap(bytes, 8, 8).getLong() != first) {
-				if (newest) {
-					// Created when a crash came, before its header was forced: nothing in it was acknowledged.
-					Files.delete(path);
-					return expected;
-				}
-				throw damaged(path, "does not start as a log file of entries from " + first + " does");
-			}
-			int at = FILE_HEADER;
-			while (at < bytes.length) {
-				int length = Frames.intactAt(bytes, at, bytes.length);
-				if (length < 0) {
-					if (newest && !Frames.anyIntactFrom(bytes, at + 1, bytes.length)) {
-						// The frame being written when the process died: none of it was acknowledged.
-						try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
-							channel.truncate(at);
-							channel.force(true);
-						}
-						logger.trace("Journal {}: cut a torn frame of {} bytes off {}", this.directory, bytes.length - at,
-								path.getFileName());
-						break;
-					}
-					throw damaged(path, "has a damaged record at byte " + at
-							+ (newest ? " followed by intact ones" : " (and it is not the newest log file)"));
-				}
-				int payload = at + Frames.HEADER;
-				ByteSource source = new ByteSource(bytes, payload, length);
-				try {
-					long number = source.readLong();
-					long count = source.readVarLong();
-					if (expected >= 0 && number != expected) {
-						throw damaged(path, "lacks the entries " + expected + " to " + (number - 1) + " (byte " + at + ")");
-					}
-					if (expected < 0 && number > this.snapshotPosition) {
-						throw damaged(path, "lacks the entries " + this.snapshotPosition + " to " + (number - 1)
-								+ " after the snapshot");
-					}
-					for (long i = 0; i < count; i++) {
-						int size = source.readVarint();
-						int offset = source.position();
-						source.skip(size);
-						if (number + i >= this.snapshotPosition) {
-							LogCodec.replay(bytes, offset, size, this);
-							this.replayed++;
-							this.replayedBytes += size;
-						}
-					}
-					expected = number + count;
-				}
-				catch (IllegalArgumentException ex) {
-					throw damaged(path, "has a record at byte " + at + " that cannot be read (" + ex.getMessage() + ")");
-				}
-				at = payload + length;
-			}
-			return expected;
-		}
-
-		@Override
-		public void committed(Instant time, List<ItemChange> changes) {
-			for (ItemChange change : changes) {
-				if (change.newImage() != null) {
-					this.store.restoreItem(change.table(), change.newImage());
-				}
-				else {
-					this.store.restoreRemoval(change.table(), change.key());
-				}
-			}
-			this.streams.committed(time, changes);
-		}
-
-		@Override
-		public void tableChanged(Instant time, TableDescription description, boolean deleted,
-				TimeToLiveDescription timeToLive) {
-			if (deleted) {
-				this.store.restoreDeletion(description.tableName());
-			}
-			else {
-				this.store.restoreTable(description, timeToLive);
-			}
-			this.streams.tableChanged(time, description, deleted);
-		}
-
 	}
 
 }

@@ -132,7 +132,7 @@ class EnginePathTest {
 		try (DynamoDbEngine engine = DynamoDbEngine.start(EngineOptions.defaults().withPath(this.directory))) {
 			write(engine.endpoint());
 		}
-		Path log = Journal.files(this.directory, Pattern.compile("log-(\\d{20})\\.log")).firstEntry().getValue();
+		Path log = JournalFiles.files(this.directory, Pattern.compile("log-(\\d{20})\\.log")).firstEntry().getValue();
 		byte[] bytes = Files.readAllBytes(log);
 		bytes[bytes.length / 2] ^= 0x10;
 		Files.write(log, bytes);

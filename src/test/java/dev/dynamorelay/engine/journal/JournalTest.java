@@ -94,7 +94,7 @@ class JournalTest {
 	}
 
 	private Path newestLog() throws IOException {
-		return Journal.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log")).lastEntry().getValue();
+		return JournalFiles.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log")).lastEntry().getValue();
 	}
 
 	@Test
@@ -138,8 +138,8 @@ class JournalTest {
 
 		Engine restarted = engine.restart();
 
-		assertThat(Journal.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap"))).hasSize(1);
-		assertThat(Journal.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log")))
+		assertThat(JournalFiles.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap"))).hasSize(1);
+		assertThat(JournalFiles.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log")))
 			.as("the log before the snapshot is deleted")
 			.hasSize(2);
 		assertThat(restarted.store.contents()).isEqualTo(before);
@@ -310,7 +310,7 @@ class JournalTest {
 		engine = engine.restart();
 		engine.store.write("Orders", "c", item("c", "v"));
 		engine.journal.close();
-		TreeMap<Long, Path> logs = Journal.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log"));
+		TreeMap<Long, Path> logs = JournalFiles.files(this.directory, java.util.regex.Pattern.compile("log-(\\d{20})\\.log"));
 		Files.delete(logs.higherEntry(logs.firstKey()).getValue());
 
 		assertThatThrownBy(Engine::new).isInstanceOf(JournalDamagedException.class).hasMessageContaining("lacks the entries");
@@ -325,7 +325,7 @@ class JournalTest {
 		}
 		engine.journal.snapshot().join();
 		engine.journal.close();
-		Path snapshot = Journal.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap")).lastEntry().getValue();
+		Path snapshot = JournalFiles.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap")).lastEntry().getValue();
 		byte[] bytes = Files.readAllBytes(snapshot);
 		bytes[bytes.length - 40] ^= 1;
 		Files.write(snapshot, bytes);
@@ -373,7 +373,7 @@ class JournalTest {
 		engine.store.write("Orders", "a", item("a", "v"));
 		Map<String, Object> before = engine.store.contents();
 		engine.journal.close();
-		Path temporary = this.directory.resolve(Journal.snapshotName(1) + ".tmp");
+		Path temporary = this.directory.resolve(JournalFiles.snapshotName(1) + ".tmp");
 		Files.write(temporary, new byte[] { 1, 2, 3 });
 
 		assertThat(new Engine().store.contents()).isEqualTo(before);
@@ -421,7 +421,7 @@ class JournalTest {
 		engine.store.write("Orders", "b", item("b", "v"));
 		engine.journal.close();
 		Map<Path, byte[]> former = asFormat01();
-		Path snapshot = Journal.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap")).lastEntry().getValue();
+		Path snapshot = JournalFiles.files(this.directory, java.util.regex.Pattern.compile("snapshot-(\\d{20})\\.snap")).lastEntry().getValue();
 
 		assertThatThrownBy(Engine::new).isInstanceOf(JournalFormatException.class)
 			.hasMessage("The journal in " + this.directory + " was written in format 01 (" + snapshot.getFileName()
