@@ -41,7 +41,7 @@ public final class Control {
 		this.faults = faults;
 	}
 
-	WireHandler.Answer serve(String target, byte[] body, String contentType) {
+	Answer serve(String target, byte[] body, String contentType) {
 		try {
 			switch (target) {
 				case PREFIX + "SetFaults" -> this.faults.setAll(parse(body));
@@ -53,11 +53,11 @@ public final class Control {
 			return answer(contentType);
 		}
 		catch (AwsError error) {
-			return WireHandler.Answer.error(error, contentType, this.codec);
+			return Answer.error(error, contentType, this.codec);
 		}
 	}
 
-	private WireHandler.Answer answer(String contentType) {
+	private Answer answer(String contentType) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try (JsonGenerator generator = this.codec.generator(out)) {
 			generator.writeStartObject();
@@ -79,8 +79,8 @@ public final class Control {
 			generator.writeNumberProperty("Stalled", this.faults.stalled());
 			generator.writeEndObject();
 		}
-		WireHandler.Answer answer = WireHandler.Answer.bare(HttpResponseStatus.OK, out.toByteArray());
-		return WireHandler.Answer.withType(answer, contentType);
+		Answer answer = Answer.bare(HttpResponseStatus.OK, out.toByteArray());
+		return Answer.withType(answer, contentType);
 	}
 
 	private Map<String, Fault> parse(byte[] body) {

@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -72,40 +71,7 @@ public final class WireServer implements AutoCloseable {
 		// One or two I/O threads are plenty: they only move bytes; the operations run on the workers.
 		EventLoopGroup loops = new MultiThreadIoEventLoopGroup(Math.min(2, Runtime.getRuntime().availableProcessors()),
 				new DefaultThreadFactory("dynamodb-engine-io", true), NioIoHandler.newFactory());
-		Map<String, Action<?, ?>> served = Map.copyOf(actions);
-		WireHandler.Wire wire = new WireHandler.Wire() {
-
-			@Override
-			public Map<String, Action<?, ?>> actions() {
-				return served;
-			}
-
-			@Override
-			public JsonCodec codec() {
-				return codec;
-			}
-
-			@Override
-			public Faults faults() {
-				return faults;
-			}
-
-			@Override
-			public Control control() {
-				return control;
-			}
-
-			@Override
-			public Executor workers() {
-				return workers;
-			}
-
-			@Override
-			public String region() {
-				return region;
-			}
-
-		};
+		Wire wire = new Wire(Map.copyOf(actions), codec, faults, control, workers, region);
 		ChannelGroup connections = new DefaultChannelGroup("dynamodb-engine", GlobalEventExecutor.INSTANCE);
 		try {
 			Channel server = new ServerBootstrap().group(loops)
