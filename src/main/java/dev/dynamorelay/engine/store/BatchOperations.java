@@ -46,61 +46,11 @@ final class BatchOperations {
 	// ---- BatchGetItem
 
 	BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
-		Constraints constraints = new Constraints();
-		constraints.oneOf("returnConsumedCapacity", request.returnConsumedCapacityAsString(), ItemOperations.RETURN_CONSUMED_CAPACITY);
-		Map<String, KeysAndAttributes> requestItems = request.hasRequestItems() ? request.requestItems() : null;
-		constraints.notNull("requestItems", requestItems);
-		if (requestItems != null) {
-			constraints.size("requestItems", requestItems, 1, -1);
-			tableNames(constraints, requestItems);
-			for (Map.Entry<String, KeysAndAttributes> entry : requestItems.entrySet()) {
-				String path = "requestItems." + entry.getKey() + ".member";
-				KeysAndAttributes keys = entry.getValue();
-				constraints.notNull(path + ".keys", keys.hasKeys() ? keys.keys() : null);
-				constraints.size(path + ".keys", keys.hasKeys() ? keys.keys() : null, 1, 100);
-				constraints.size(path + ".attributesToGet", keys.hasAttributesToGet() ? keys.attributesToGet() : null, 1, 255);
-			}
-		}
-		constraints.check();
+		checkGetMembers(request);
+		Map<String, KeysAndAttributes> requestItems = request.requestItems();
 		Map<String, ExprBridge.Parsed> parsed = new LinkedHashMap<>();
-		Map<String, List<Map<String, AttributeValue>>> keysByTable = new LinkedHashMap<>();
-		int count = 0;
-		for (Map.Entry<String, KeysAndAttributes> entry : requestItems.entrySet()) {
-			KeysAndAttributes keys = entry.getValue();
-			ExprBridge.checkParameters(Map.of("ProjectionExpression", keys.projectionExpression() != null),
-					Map.of("AttributesToGet", keys.hasAttributesToGet()), ItemOperations.names(keys.hasExpressionAttributeNames(),
-							keys.expressionAttributeNames()), null);
-			ExprBridge.Input input = new ExprBridge.Input();
-			input.names = ItemOperations.names(keys.hasExpressionAttributeNames(), keys.expressionAttributeNames());
-			input.projectionExpression = keys.projectionExpression();
-			input.attributesToGet = keys.hasAttributesToGet() ? keys.attributesToGet() : null;
-			parsed.put(entry.getKey(), ExprBridge.parse(input));
-			List<Map<String, AttributeValue>> checked = new ArrayList<>();
-			Set<List<Object>> seen = new HashSet<>();
-			for (Map<String, AttributeValue> key : keys.keys()) {
-				Map<String, AttributeValue> normalized = ValueChecks.checkItem(key);
-				if (!seen.add(keyIdentity(normalized))) {
-					throw AwsError.validation("Provided list of item keys contains duplicates");
-				}
-				checked.add(normalized);
-				if (++count > 100) {
-					throw AwsError.validation("Too many items requested for the BatchGetItem call");
-				}
-			}
-			keysByTable.put(entry.getKey(), checked);
-		}
-		Map<String, StoredTable> tables = new LinkedHashMap<>();
-		for (Map.Entry<String, List<Map<String, AttributeValue>>> entry : keysByTable.entrySet()) {
-			StoredTable table = this.database.activeTable(entry.getKey());
-			for (Map<String, AttributeValue> key : entry.getValue()) {
-				Keys.checkKey(table.schema, key);
-			}
-			ItemProjection projection = parsed.get(entry.getKey()).projection();
-			if (projection != null) {
-				ExprBridge.checkKeyPaths(projection.nestedTopLevelNames(), table.schema);
-			}
-			tables.put(entry.getKey(), table);
-		}
+		Map<String, List<Map<String, AttributeValue>>> keysByTable = checkedKeys(requestItems, parsed);
+		Map<String, StoredTable> tables = tables(keysByTable, parsed);
 		Map<String, List<Map<String, AttributeValue>>> responses = new LinkedHashMap<>();
 		Map<String, KeysAndAttributes> unprocessed = new LinkedHashMap<>();
 		List<ConsumedCapacity> consumed = new ArrayList<>();
@@ -114,17 +64,7 @@ final class BatchOperations {
 			List<Map<String, AttributeValue>> left = new ArrayList<>();
 			double units = 0;
 			List<Map<String, AttributeValue>> keys = keysByTable.get(name);
-			byte[][] stored = new byte[keys.size()][];
-			table.lock.readLock().lock();
-			try {
-				Database.stillThere(table);
-				for (int i = 0; i < keys.size(); i++) {
-					stored[i] = table.items.get(Keys.tableKey(table.schema, keys.get(i)));
-				}
-			}
-			finally {
-				table.lock.readLock().unlock();
-			}
+			byte[][] stored = read(table, keys);
 			ItemProjection projection = parsed.get(name).projection();
 			for (int i = 0; i < keys.size(); i++) {
 				byte[] bytes = stored[i];
@@ -156,6 +96,94 @@ final class BatchOperations {
 		return response.build();
 	}
 
+	/** A BatchGetItem's members' constraints. */
+	private static void checkGetMembers(BatchGetItemRequest request) {
+		Constraints constraints = new Constraints();
+		constraints.oneOf("returnConsumedCapacity", request.returnConsumedCapacityAsString(), ItemOperations.RETURN_CONSUMED_CAPACITY);
+		Map<String, KeysAndAttributes> requestItems = request.hasRequestItems() ? request.requestItems() : null;
+		constraints.notNull("requestItems", requestItems);
+		if (requestItems != null) {
+			constraints.size("requestItems", requestItems, 1, -1);
+			tableNames(constraints, requestItems);
+			for (Map.Entry<String, KeysAndAttributes> entry : requestItems.entrySet()) {
+				String path = "requestItems." + entry.getKey() + ".member";
+				KeysAndAttributes keys = entry.getValue();
+				constraints.notNull(path + ".keys", keys.hasKeys() ? keys.keys() : null);
+				constraints.size(path + ".keys", keys.hasKeys() ? keys.keys() : null, 1, 100);
+				constraints.size(path + ".attributesToGet", keys.hasAttributesToGet() ? keys.attributesToGet() : null, 1, 255);
+			}
+		}
+		constraints.check();
+	}
+
+	/**
+	 * Each table's keys, checked (no key twice, 100 in all), with its projection parsed into {@code parsed}, in the
+	 * order of the request.
+	 */
+	private static Map<String, List<Map<String, AttributeValue>>> checkedKeys(Map<String, KeysAndAttributes> requestItems,
+			Map<String, ExprBridge.Parsed> parsed) {
+		Map<String, List<Map<String, AttributeValue>>> keysByTable = new LinkedHashMap<>();
+		int count = 0;
+		for (Map.Entry<String, KeysAndAttributes> entry : requestItems.entrySet()) {
+			KeysAndAttributes keys = entry.getValue();
+			ExprBridge.checkParameters(Map.of("ProjectionExpression", keys.projectionExpression() != null),
+					Map.of("AttributesToGet", keys.hasAttributesToGet()), ItemOperations.names(keys.hasExpressionAttributeNames(),
+							keys.expressionAttributeNames()), null);
+			ExprBridge.Input input = new ExprBridge.Input();
+			input.names = ItemOperations.names(keys.hasExpressionAttributeNames(), keys.expressionAttributeNames());
+			input.projectionExpression = keys.projectionExpression();
+			input.attributesToGet = keys.hasAttributesToGet() ? keys.attributesToGet() : null;
+			parsed.put(entry.getKey(), ExprBridge.parse(input));
+			List<Map<String, AttributeValue>> checked = new ArrayList<>();
+			Set<List<Object>> seen = new HashSet<>();
+			for (Map<String, AttributeValue> key : keys.keys()) {
+				Map<String, AttributeValue> normalized = ValueChecks.checkItem(key);
+				if (!seen.add(keyIdentity(normalized))) {
+					throw AwsError.validation("Provided list of item keys contains duplicates");
+				}
+				checked.add(normalized);
+				if (++count > 100) {
+					throw AwsError.validation("Too many items requested for the BatchGetItem call");
+				}
+			}
+			keysByTable.put(entry.getKey(), checked);
+		}
+		return keysByTable;
+	}
+
+	/** Each table, active, its keys and projection checked against its key schema. */
+	private Map<String, StoredTable> tables(Map<String, List<Map<String, AttributeValue>>> keysByTable, Map<String, ExprBridge.Parsed> parsed) {
+		Map<String, StoredTable> tables = new LinkedHashMap<>();
+		for (Map.Entry<String, List<Map<String, AttributeValue>>> entry : keysByTable.entrySet()) {
+			StoredTable table = this.database.activeTable(entry.getKey());
+			for (Map<String, AttributeValue> key : entry.getValue()) {
+				Keys.checkKey(table.schema, key);
+			}
+			ItemProjection projection = parsed.get(entry.getKey()).projection();
+			if (projection != null) {
+				ExprBridge.checkKeyPaths(projection.nestedTopLevelNames(), table.schema);
+			}
+			tables.put(entry.getKey(), table);
+		}
+		return tables;
+	}
+
+	/** The stored items of {@code keys} (null where there is none), read under the table's read lock. */
+	private static byte[][] read(StoredTable table, List<Map<String, AttributeValue>> keys) {
+		byte[][] stored = new byte[keys.size()][];
+		table.lock.readLock().lock();
+		try {
+			Database.stillThere(table);
+			for (int i = 0; i < keys.size(); i++) {
+				stored[i] = table.items.get(Keys.tableKey(table.schema, keys.get(i)));
+			}
+		}
+		finally {
+			table.lock.readLock().unlock();
+		}
+		return stored;
+	}
+
 	/** A key's identity whatever the order of its attributes (numbers normalized). */
 	private static List<Object> keyIdentity(Map<String, AttributeValue> key) {
 		List<Object> identity = new ArrayList<>();
@@ -178,6 +206,38 @@ final class BatchOperations {
 	// ---- BatchWriteItem
 
 	BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+		checkWriteMembers(request);
+		Map<String, List<WriteRequest>> requestItems = request.requestItems();
+		Map<String, List<Map<String, AttributeValue>>> checked = checkedItems(requestItems);
+		List<Mutation> writes = writes(requestItems, checked);
+		Map<StoredTable, Double> tableUnits = new LinkedHashMap<>();
+		Map<StoredTable, Map<String, Double>> indexUnits = new LinkedHashMap<>();
+		Map<String, List<ItemCollectionMetrics>> metrics = new LinkedHashMap<>();
+		for (Mutation write : writes) {
+			this.database.itemOperations.write(write);
+			tableUnits.merge(write.table, write.tableUnits, Double::sum);
+			Capacity.add(indexUnits.computeIfAbsent(write.table, (table) -> new LinkedHashMap<>()), write.indexUnits);
+			ItemCollectionMetrics collection = Capacity.collection(request.returnItemCollectionMetricsAsString(), write);
+			if (collection != null) {
+				metrics.computeIfAbsent(write.table.name, (name) -> new ArrayList<>()).add(collection);
+			}
+		}
+		BatchWriteItemResponse.Builder response = BatchWriteItemResponse.builder().unprocessedItems(Map.of());
+		if (Capacity.wanted(request.returnConsumedCapacityAsString())) {
+			List<ConsumedCapacity> consumed = new ArrayList<>();
+			for (Map.Entry<StoredTable, Double> entry : tableUnits.entrySet()) {
+				consumed.add(Capacity.of(request.returnConsumedCapacityAsString(), entry.getKey(), entry.getValue(), indexUnits.get(entry.getKey())));
+			}
+			response.consumedCapacity(consumed);
+		}
+		if ("SIZE".equals(request.returnItemCollectionMetricsAsString())) {
+			response.itemCollectionMetrics(metrics);
+		}
+		return response.build();
+	}
+
+	/** A BatchWriteItem's members' constraints. */
+	private static void checkWriteMembers(BatchWriteItemRequest request) {
 		Constraints constraints = new Constraints();
 		constraints.oneOf("returnConsumedCapacity", request.returnConsumedCapacityAsString(), ItemOperations.RETURN_CONSUMED_CAPACITY);
 		constraints.oneOf("returnItemCollectionMetrics", request.returnItemCollectionMetricsAsString(),
@@ -209,6 +269,10 @@ final class BatchOperations {
 			}
 		}
 		constraints.check();
+	}
+
+	/** Each table's items to put and keys to delete, their values checked; 25 in all. */
+	private static Map<String, List<Map<String, AttributeValue>>> checkedItems(Map<String, List<WriteRequest>> requestItems) {
 		int count = 0;
 		Map<String, List<Map<String, AttributeValue>>> checked = new LinkedHashMap<>();
 		for (Map.Entry<String, List<WriteRequest>> entry : requestItems.entrySet()) {
@@ -234,6 +298,11 @@ final class BatchOperations {
 		if (count > 25) {
 			throw AwsError.validation("Too many items requested for the BatchWriteItem call");
 		}
+		return checked;
+	}
+
+	/** The writes, each checked against its table's keys; no item twice in a table. */
+	private List<Mutation> writes(Map<String, List<WriteRequest>> requestItems, Map<String, List<Map<String, AttributeValue>>> checked) {
 		List<Mutation> writes = new ArrayList<>();
 		for (Map.Entry<String, List<WriteRequest>> entry : requestItems.entrySet()) {
 			StoredTable table = this.database.activeTable(entry.getKey());
@@ -264,30 +333,7 @@ final class BatchOperations {
 				writes.add(write);
 			}
 		}
-		Map<StoredTable, Double> tableUnits = new LinkedHashMap<>();
-		Map<StoredTable, Map<String, Double>> indexUnits = new LinkedHashMap<>();
-		Map<String, List<ItemCollectionMetrics>> metrics = new LinkedHashMap<>();
-		for (Mutation write : writes) {
-			this.database.itemOperations.write(write);
-			tableUnits.merge(write.table, write.tableUnits, Double::sum);
-			Capacity.add(indexUnits.computeIfAbsent(write.table, (table) -> new LinkedHashMap<>()), write.indexUnits);
-			ItemCollectionMetrics collection = Capacity.collection(request.returnItemCollectionMetricsAsString(), write);
-			if (collection != null) {
-				metrics.computeIfAbsent(write.table.name, (name) -> new ArrayList<>()).add(collection);
-			}
-		}
-		BatchWriteItemResponse.Builder response = BatchWriteItemResponse.builder().unprocessedItems(Map.of());
-		if (Capacity.wanted(request.returnConsumedCapacityAsString())) {
-			List<ConsumedCapacity> consumed = new ArrayList<>();
-			for (Map.Entry<StoredTable, Double> entry : tableUnits.entrySet()) {
-				consumed.add(Capacity.of(request.returnConsumedCapacityAsString(), entry.getKey(), entry.getValue(), indexUnits.get(entry.getKey())));
-			}
-			response.consumedCapacity(consumed);
-		}
-		if ("SIZE".equals(request.returnItemCollectionMetricsAsString())) {
-			response.itemCollectionMetrics(metrics);
-		}
-		return response.build();
+		return writes;
 	}
 
 }
