@@ -263,6 +263,11 @@ final class ConditionAnalysis {
 		if (this.operandType != null) {
 			return null;
 		}
+		return checkOperandTypes(name, args);
+	}
+
+	/** DynamoDB's checks of the types of a function's operands; the type of what it gives, or null. */
+	private String checkOperandTypes(String name, List<Arg> args) {
 		switch (name) {
 			case "attribute_exists", "attribute_not_exists" -> {
 				if (!args.get(0).path()) {

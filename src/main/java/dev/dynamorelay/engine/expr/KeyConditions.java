@@ -30,31 +30,7 @@ final class KeyConditions {
 	}
 
 	private static void check(Condition condition, Map<String, KeyCondition.Predicate> predicates) {
-		String invalid = null;
-		if (condition instanceof Condition.Or) {
-			invalid = "OR";
-		}
-		else if (condition instanceof Condition.Not) {
-			invalid = "NOT";
-		}
-		else if (condition instanceof Condition.In) {
-			invalid = "IN";
-		}
-		else if (condition instanceof Condition.Compare compare && compare.comparator() == Condition.Comparator.NE) {
-			invalid = "<>";
-		}
-		else if (condition instanceof Condition.AttributeExists) {
-			invalid = "attribute_exists";
-		}
-		else if (condition instanceof Condition.AttributeNotExists) {
-			invalid = "attribute_not_exists";
-		}
-		else if (condition instanceof Condition.AttributeType) {
-			invalid = "attribute_type";
-		}
-		else if (condition instanceof Condition.Contains) {
-			invalid = "contains";
-		}
+		String invalid = invalidOperator(condition);
 		if (invalid != null) {
 			throw new Errors.ExpressionException("Invalid operator used in KeyConditionExpression: " + invalid);
 		}
@@ -84,6 +60,57 @@ final class KeyConditions {
 			args = List.of(beginsWith.operand(), beginsWith.prefix());
 			operator = KeyCondition.Operator.BEGINS_WITH;
 		}
+		Sides sides = sides(args);
+		if (predicates.containsKey(sides.attribute())) {
+			throw new Errors.ExpressionException("KeyConditionExpressions must only contain one condition per key");
+		}
+		if (sides.position() != 0) {
+			// ":v < a" is "a > :v".
+			operator = switch (operator) {
+				case LT -> KeyCondition.Operator.GT;
+				case LE -> KeyCondition.Operator.GE;
+				case GT -> KeyCondition.Operator.LT;
+				case GE -> KeyCondition.Operator.LE;
+				default -> operator;
+			};
+		}
+		predicates.put(sides.attribute(), new KeyCondition.Predicate(operator, sides.values()));
+	}
+
+	/** The operator a key condition may not hold, as DynamoDB's message names it, or null. */
+	private static String invalidOperator(Condition condition) {
+		if (condition instanceof Condition.Or) {
+			return "OR";
+		}
+		if (condition instanceof Condition.Not) {
+			return "NOT";
+		}
+		if (condition instanceof Condition.In) {
+			return "IN";
+		}
+		if (condition instanceof Condition.Compare compare && compare.comparator() == Condition.Comparator.NE) {
+			return "<>";
+		}
+		if (condition instanceof Condition.AttributeExists) {
+			return "attribute_exists";
+		}
+		if (condition instanceof Condition.AttributeNotExists) {
+			return "attribute_not_exists";
+		}
+		if (condition instanceof Condition.AttributeType) {
+			return "attribute_type";
+		}
+		if (condition instanceof Condition.Contains) {
+			return "contains";
+		}
+		return null;
+	}
+
+	/** A key condition's one key attribute, the place of its operand, and the values compared with it. */
+	private record Sides(String attribute, int position, List<AttributeValue> values) {
+	}
+
+	private static Sides sides(List<Operand> args) {
 		String attribute = null;
 		int position = 0;
 		List<AttributeValue> values = new ArrayList<>();
@@ -110,20 +137,7 @@ final class KeyConditions {
 		if (attribute == null) {
 			throw new Errors.ExpressionException("Invalid condition in KeyConditionExpression: No key attribute specified");
 		}
-		if (predicates.containsKey(attribute)) {
-			throw new Errors.ExpressionException("KeyConditionExpressions must only contain one condition per key");
-		}
-		if (position != 0) {
-			// ":v < a" is "a > :v".
-			operator = switch (operator) {
-				case LT -> KeyCondition.Operator.GT;
-				case LE -> KeyCondition.Operator.GE;
-				case GT -> KeyCondition.Operator.LT;
-				case GE -> KeyCondition.Operator.LE;
-				default -> operator;
-			};
-		}
-		predicates.put(attribute, new KeyCondition.Predicate(operator, values));
+		return new Sides(attribute, position, values);
 	}
 
 	private static Errors.ExpressionException firstOperand(String operator) {

@@ -46,74 +46,91 @@ final class Lexer {
 				i++;
 				continue;
 			}
-			int start = i;
-			Kind kind;
-			if (isNameStart(c)) {
-				i = skipNamePart(text, i + 1);
-				kind = Kind.NAME;
-			}
-			else if (c >= '0' && c <= '9') {
-				// A number is 0, or digits that do not start with 0: "01" is two numbers, as DynamoDB reads it.
-				i++;
-				if (c != '0') {
-					while (i < length && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-						i++;
-					}
-				}
-				kind = Kind.NUMBER;
-			}
-			else if (c == '#' || c == ':') {
-				i = skipNamePart(text, i + 1);
-				if (i == start + 1) {
-					kind = Kind.ERROR;
-				}
-				else {
-					kind = (c == '#') ? Kind.NAME_PLACEHOLDER : Kind.VALUE_PLACEHOLDER;
-				}
-			}
-			else {
-				i++;
-				kind = switch (c) {
-					case '(' -> Kind.LPAREN;
-					case ')' -> Kind.RPAREN;
-					case '[' -> Kind.LBRACKET;
-					case ']' -> Kind.RBRACKET;
-					case ',' -> Kind.COMMA;
-					case '.' -> Kind.DOT;
-					case '+' -> Kind.PLUS;
-					case '-' -> Kind.MINUS;
-					case '=' -> Kind.EQ;
-					case '<' -> {
-						if (i < length && text.charAt(i) == '=') {
-							i++;
-							yield Kind.LE;
-						}
-						if (i < length && text.charAt(i) == '>') {
-							i++;
-							yield Kind.NE;
-						}
-						yield Kind.LT;
-					}
-					case '>' -> {
-						if (i < length && text.charAt(i) == '=') {
-							i++;
-							yield Kind.GE;
-						}
-						yield Kind.GT;
-					}
-					default -> {
-						// One character, a whole code point, of nothing the grammars know.
-						if (Character.isHighSurrogate(c) && i < length && Character.isLowSurrogate(text.charAt(i))) {
-							i++;
-						}
-						yield Kind.ERROR;
-					}
-				};
-			}
-			tokens.add(new Token(kind, text.substring(start, i), start, i));
+			Token token = token(text, i);
+			tokens.add(token);
+			i = token.end();
 		}
 		tokens.add(new Token(Kind.EOF, "<EOF>", length, length));
 		return tokens;
+	}
+
+	/** The token that starts at {@code start}. */
+	private static Token token(String text, int start) {
+		int length = text.length();
+		char c = text.charAt(start);
+		int i = start;
+		Kind kind;
+		if (isNameStart(c)) {
+			i = skipNamePart(text, i + 1);
+			kind = Kind.NAME;
+		}
+		else if (c >= '0' && c <= '9') {
+			// A number is 0, or digits that do not start with 0: "01" is two numbers, as DynamoDB reads it.
+			i++;
+			if (c != '0') {
+				while (i < length && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+					i++;
+				}
+			}
+			kind = Kind.NUMBER;
+		}
+		else if (c == '#' || c == ':') {
+			i = skipNamePart(text, i + 1);
+			if (i == start + 1) {
+				kind = Kind.ERROR;
+			}
+			else {
+				kind = (c == '#') ? Kind.NAME_PLACEHOLDER : Kind.VALUE_PLACEHOLDER;
+			}
+		}
+		else {
+			return punctuation(text, start);
+		}
+		return new Token(kind, text.substring(start, i), start, i);
+	}
+
+	/** A punctuation mark or comparator, or an error token of one code point. */
+	private static Token punctuation(String text, int start) {
+		int length = text.length();
+		char c = text.charAt(start);
+		int i = start + 1;
+		Kind kind = switch (c) {
+			case '(' -> Kind.LPAREN;
+			case ')' -> Kind.RPAREN;
+			case '[' -> Kind.LBRACKET;
+			case ']' -> Kind.RBRACKET;
+			case ',' -> Kind.COMMA;
+			case '.' -> Kind.DOT;
+			case '+' -> Kind.PLUS;
+			case '-' -> Kind.MINUS;
+			case '=' -> Kind.EQ;
+			case '<' -> {
+				if (i < length && text.charAt(i) == '=') {
+					i++;
+					yield Kind.LE;
+				}
+				if (i < length && text.charAt(i) == '>') {
+					i++;
+					yield Kind.NE;
+				}
+				yield Kind.LT;
+			}
+			case '>' -> {
+				if (i < length && text.charAt(i) == '=') {
+					i++;
+					yield Kind.GE;
+				}
+				yield Kind.GT;
+			}
+			default -> {
+				// One character, a whole code point, of nothing the grammars know.
+				if (Character.isHighSurrogate(c) && i < length && Character.isLowSurrogate(text.charAt(i))) {
+					i++;
+				}
+				yield Kind.ERROR;
+			}
+		};
+		return new Token(kind, text.substring(start, i), start, i);
 	}
 
 	private static boolean isNameStart(char c) {

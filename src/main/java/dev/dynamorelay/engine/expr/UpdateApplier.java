@@ -242,41 +242,8 @@ final class UpdateApplier {
 				}
 				return arithmeticResult(sum);
 			}
-			case SS: {
-				if (existing == null) {
-					return value;
-				}
-				List<String> union = new ArrayList<>(existing.ss());
-				for (String element : value.ss()) {
-					if (!union.contains(element)) {
-						union.add(element);
-					}
-				}
-				return AttributeValue.fromSs(union);
-			}
-			case NS: {
-				if (existing == null) {
-					return value;
-				}
-				List<String> union = new ArrayList<>(existing.ns());
-				for (String element : value.ns()) {
-					if (indexOfNumber(union, element) < 0) {
-						union.add(element);
-					}
-				}
-				return AttributeValue.fromNs(union);
-			}
-			case BS: {
-				if (existing == null) {
-					return value;
-				}
-				List<SdkBytes> union = new ArrayList<>(existing.bs());
-				for (SdkBytes element : value.bs()) {
-					if (!union.contains(element)) {
-						union.add(element);
-					}
-				}
-				return AttributeValue.fromBs(union);
+			case SS, NS, BS: {
+				return (existing == null) ? value : union(existing, value);
 			}
 			case L: {
 				// Only AttributeUpdates' ADD takes a list (an UpdateExpression's ADD refuses one before this).
@@ -289,6 +256,39 @@ final class UpdateApplier {
 			}
 			default:
 				throw incorrectType(legacy);
+		}
+	}
+
+	/** The union of two sets of one type, the existing set's elements first (numbers compared by value). */
+	private static AttributeValue union(AttributeValue existing, AttributeValue value) {
+		switch (value.type()) {
+			case SS: {
+				List<String> union = new ArrayList<>(existing.ss());
+				for (String element : value.ss()) {
+					if (!union.contains(element)) {
+						union.add(element);
+					}
+				}
+				return AttributeValue.fromSs(union);
+			}
+			case NS: {
+				List<String> union = new ArrayList<>(existing.ns());
+				for (String element : value.ns()) {
+					if (indexOfNumber(union, element) < 0) {
+						union.add(element);
+					}
+				}
+				return AttributeValue.fromNs(union);
+			}
+			default: {
+				List<SdkBytes> union = new ArrayList<>(existing.bs());
+				for (SdkBytes element : value.bs()) {
+					if (!union.contains(element)) {
+						union.add(element);
+					}
+				}
+				return AttributeValue.fromBs(union);
+			}
 		}
 	}
 
