@@ -122,35 +122,11 @@ final class StoredTable {
 		List<LocalSecondaryIndexDescription> locals = new ArrayList<>();
 		List<GlobalSecondaryIndexDescription> globals = new ArrayList<>();
 		for (StoredIndex index : this.indexes.values()) {
-			IndexSchema schema = index.schema;
-			Projection projection = projection(schema);
-			if (schema.global()) {
-				ProvisionedThroughputDescription throughput = (index.throughput != null) ? index.throughput.describe()
-						: ProvisionedThroughputDescription.builder().readCapacityUnits(0L).writeCapacityUnits(0L)
-							.numberOfDecreasesToday(0L).build();
-				GlobalSecondaryIndexDescription.Builder global = GlobalSecondaryIndexDescription.builder()
-					.indexName(schema.name())
-					.keySchema(TableSchema.keySchema(schema.hash(), schema.range()))
-					.projection(projection)
-					.indexStatus(index.status)
-					.provisionedThroughput(throughput)
-					.indexSizeBytes(index.sizeBytes)
-					.itemCount(index.itemCount)
-					.indexArn(index.arn);
-				if (index.backfilling) {
-					global.backfilling(true);
-				}
-				globals.add(global.build());
+			if (index.schema.global()) {
+				globals.add(describeGlobal(index));
 			}
 			else {
-				locals.add(LocalSecondaryIndexDescription.builder()
-					.indexName(schema.name())
-					.keySchema(TableSchema.keySchema(schema.hash(), schema.range()))
-					.projection(projection)
-					.indexSizeBytes(index.sizeBytes)
-					.itemCount(index.itemCount)
-					.indexArn(index.arn)
-					.build());
+				locals.add(describeLocal(index));
 			}
 		}
 		if (!locals.isEmpty()) {
@@ -166,6 +142,38 @@ final class StoredTable {
 			description.latestStreamLabel(this.latestStreamLabel).latestStreamArn(this.arn + "/stream/" + this.latestStreamLabel);
 		}
 		return description.build();
+	}
+
+	private static GlobalSecondaryIndexDescription describeGlobal(StoredIndex index) {
+		IndexSchema schema = index.schema;
+		ProvisionedThroughputDescription throughput = (index.throughput != null) ? index.throughput.describe()
+				: ProvisionedThroughputDescription.builder().readCapacityUnits(0L).writeCapacityUnits(0L)
+					.numberOfDecreasesToday(0L).build();
+		GlobalSecondaryIndexDescription.Builder global = GlobalSecondaryIndexDescription.builder()
+			.indexName(schema.name())
+			.keySchema(TableSchema.keySchema(schema.hash(), schema.range()))
+			.projection(projection(schema))
+			.indexStatus(index.status)
+			.provisionedThroughput(throughput)
+			.indexSizeBytes(index.sizeBytes)
+			.itemCount(index.itemCount)
+			.indexArn(index.arn);
+		if (index.backfilling) {
+			global.backfilling(true);
+		}
+		return global.build();
+	}
+
+	private static LocalSecondaryIndexDescription describeLocal(StoredIndex index) {
+		IndexSchema schema = index.schema;
+		return LocalSecondaryIndexDescription.builder()
+			.indexName(schema.name())
+			.keySchema(TableSchema.keySchema(schema.hash(), schema.range()))
+			.projection(projection(schema))
+			.indexSizeBytes(index.sizeBytes)
+			.itemCount(index.itemCount)
+			.indexArn(index.arn)
+			.build();
 	}
 
 	static Projection projection(IndexSchema schema) {

@@ -125,6 +125,24 @@ public final class ValueChecks {
 		if (depth >= MAX_NESTING) {
 			return NESTING;
 		}
+		String message = ownProblem(value);
+		if (message == null) {
+			message = duplicatesProblem(value);
+		}
+		if (message == null) {
+			message = membersProblem(value, depth);
+		}
+		if (message != null) {
+			return message;
+		}
+		if (types > 1) {
+			return "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
+		}
+		return null;
+	}
+
+	/** A number that is not one, a NULL that is not true, an empty set, a set's number that is not one. */
+	private static String ownProblem(AttributeValue value) {
 		if (value.n() != null) {
 			String message = numberProblem(value.n());
 			if (message != null) {
@@ -151,6 +169,11 @@ public final class ValueChecks {
 				}
 			}
 		}
+		return null;
+	}
+
+	/** A set with a member twice (numbers compared by value). */
+	private static String duplicatesProblem(AttributeValue value) {
 		if (value.hasSs() && new HashSet<>(value.ss()).size() != value.ss().size()) {
 			return "One or more parameter values were invalid: Input collection " + list(value.ss()) + " contains duplicates.";
 		}
@@ -169,6 +192,11 @@ public final class ValueChecks {
 			}
 			return "One or more parameter values were invalid: Input collection " + list(encoded) + "of type BS contains duplicates.";
 		}
+		return null;
+	}
+
+	/** The first problem of a map's or list's members, one level deeper. */
+	private static String membersProblem(AttributeValue value, int depth) {
 		if (value.hasM()) {
 			for (AttributeValue member : value.m().values()) {
 				String message = problem(member, depth + 1);
@@ -184,9 +212,6 @@ public final class ValueChecks {
 					return message;
 				}
 			}
-		}
-		if (types > 1) {
-			return "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
 		}
 		return null;
 	}
