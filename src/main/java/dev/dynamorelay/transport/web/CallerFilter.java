@@ -34,7 +34,7 @@ class CallerFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		request.setAttribute(Caller.ATTRIBUTE,
 				(SecurityContextHolder.getContext().getAuthentication() instanceof JwtAuthenticationToken jwt)
-						? Caller.of(jwt.getToken().getClaims()) : Caller.ANONYMOUS);
+						? Caller.of(jwt.getToken()) : Caller.ANONYMOUS);
 		chain.doFilter(request, response);
 	}
 

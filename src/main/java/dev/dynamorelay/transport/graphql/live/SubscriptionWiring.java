@@ -70,7 +70,7 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			DataFetchingEnvironment environment) {
 		RequestScope scope = RequestScope.of(environment);
 		Caller caller = scope.caller();
-		Optional<Instant> expires = expiry(caller);
+		Optional<Instant> expires = caller.expiresAt();
 		if (expires.isPresent() && !expires.get().isAfter(Instant.now())) {
 			throw AccessDeniedException.unauthenticated("The token has expired: subscribe again with a valid one.");
 		}
@@ -118,17 +118,6 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			.text("sub")
 			.map((subject) -> "sub:" + subject)
 			.orElseGet(() -> "address:" + scope.client().orElse("unknown"));
-	}
-
-	private static Optional<Instant> expiry(Caller caller) {
-		Object exp = caller.claims().map((claims) -> claims.get("exp")).orElse(null);
-		if (exp instanceof Instant instant) {
-			return Optional.of(instant);
-		}
-		if (exp instanceof Number seconds) {
-			return Optional.of(Instant.ofEpochSecond(seconds.longValue()));
-		}
-		return Optional.empty();
 	}
 
 	private static Map<String, Object> answer(DeclaredSubscription subscription, Change change) {

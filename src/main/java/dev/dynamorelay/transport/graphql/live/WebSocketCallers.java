@@ -46,7 +46,7 @@ class WebSocketCallers implements WebSocketGraphQlInterceptor {
 			return Mono.empty();
 		}
 		try {
-			session.getAttributes().put(Caller.ATTRIBUTE, Caller.of(decoder.decode(token.get()).getClaims()));
+			session.getAttributes().put(Caller.ATTRIBUTE, Caller.of(decoder.decode(token.get())));
 			return Mono.empty();
 		}
 		catch (JwtException ex) {
