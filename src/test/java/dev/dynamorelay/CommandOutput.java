@@ -5,6 +5,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.ToIntFunction;
 
+import ch.qos.logback.classic.LoggerContext;
+import org.slf4j.LoggerFactory;
+
 /**
  * What a command of the jar's command line returned and printed, for the tests that run one in this JVM.
  *
@@ -25,6 +28,11 @@ public record CommandOutput(int code, String stdout, String stderr) {
 		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 		System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
 		System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+		// What logback noted before the command (a warning of a logger used while an earlier test's context had
+		// reset logging) is printed by the next start of logging, the command's: not the command's output.
+		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
+			logback.getStatusManager().clear();
+		}
 		try {
 			int code = command.applyAsInt(args);
 			return new CommandOutput(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
