@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code X-Amz-Target}), and for {@code GetRecords} the records answered: what the server read, seen from
  * outside it.
  */
-final class CountingProxy implements AutoCloseable {
+public final class CountingProxy implements AutoCloseable {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -48,7 +48,7 @@ final class CountingProxy implements AutoCloseable {
 
 	private final AtomicLong readsWithRecords = new AtomicLong();
 
-	CountingProxy(URI upstream) throws IOException {
+	public CountingProxy(URI upstream) throws IOException {
 		this.upstream = upstream;
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 128);
 		this.server.createContext("/", this::forward);
@@ -56,23 +56,23 @@ final class CountingProxy implements AutoCloseable {
 		this.server.start();
 	}
 
-	URI endpoint() {
+	public URI endpoint() {
 		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort());
 	}
 
 	/** Calls of {@code operation} (such as {@code GetRecords}) forwarded so far. */
-	long calls(String operation) {
+	public long calls(String operation) {
 		AtomicLong count = this.calls.get(operation);
 		return (count != null) ? count.get() : 0;
 	}
 
 	/** Records answered by GetRecords so far. */
-	long records() {
+	public long records() {
 		return this.records.get();
 	}
 
 	/** GetRecords that answered at least one record, so far. */
-	long readsWithRecords() {
+	public long readsWithRecords() {
 		return this.readsWithRecords.get();
 	}
 

@@ -11,20 +11,20 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 
 /** Direct reads with the SDK, to compare pages against, and the keys both sides are compared by. */
-final class Direct {
+public final class Direct {
 
 	private Direct() {
 	}
 
-	static List<Map<String, AttributeValue>> query(DynamoDbClient dynamoDb, Consumer<QueryRequest.Builder> request) {
+	public static List<Map<String, AttributeValue>> query(DynamoDbClient dynamoDb, Consumer<QueryRequest.Builder> request) {
 		return dynamoDb.queryPaginator(request).items().stream().toList();
 	}
 
-	static List<Map<String, AttributeValue>> scan(DynamoDbClient dynamoDb, Consumer<ScanRequest.Builder> request) {
+	public static List<Map<String, AttributeValue>> scan(DynamoDbClient dynamoDb, Consumer<ScanRequest.Builder> request) {
 		return dynamoDb.scanPaginator(request).items().stream().toList();
 	}
 
-	static List<Map<String, AttributeValue>> userPurchases(DynamoDbClient dynamoDb, String table, String userId,
+	public static List<Map<String, AttributeValue>> userPurchases(DynamoDbClient dynamoDb, String table, String userId,
 			boolean ascending) {
 		return query(dynamoDb, (q) -> q.tableName(table)
 			.keyConditionExpression("userId = :u")
@@ -32,7 +32,7 @@ final class Direct {
 			.scanIndexForward(ascending));
 	}
 
-	static List<Map<String, AttributeValue>> byCategory(DynamoDbClient dynamoDb, String table, String category,
+	public static List<Map<String, AttributeValue>> byCategory(DynamoDbClient dynamoDb, String table, String category,
 			boolean ascending) {
 		return query(dynamoDb, (q) -> q.tableName(table)
 			.indexName("ByCategory")
@@ -41,15 +41,15 @@ final class Direct {
 			.scanIndexForward(ascending));
 	}
 
-	static String purchaseKey(Map<String, AttributeValue> item) {
+	public static String purchaseKey(Map<String, AttributeValue> item) {
 		return item.get("userId").s() + "@" + item.get("purchasedAt").n();
 	}
 
-	static List<String> purchaseKeys(List<Map<String, AttributeValue>> items) {
+	public static List<String> purchaseKeys(List<Map<String, AttributeValue>> items) {
 		return items.stream().map(Direct::purchaseKey).toList();
 	}
 
-	static List<String> nodePurchaseKeys(List<Map<String, Object>> nodes) {
+	public static List<String> nodePurchaseKeys(List<Map<String, Object>> nodes) {
 		return nodes.stream()
 			.map((node) -> node.get("userId") + "@" + Instant.parse((String) node.get("purchasedAt")).toEpochMilli())
 			.toList();

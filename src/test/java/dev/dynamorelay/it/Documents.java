@@ -1,21 +1,21 @@
 package dev.dynamorelay.it;
 
 /** The GraphQL documents the integration tests page with. */
-final class Documents {
+public final class Documents {
 
 	private Documents() {
 	}
 
-	static final String PAGE_INFO = "pageInfo { hasNextPage hasPreviousPage startCursor endCursor }";
+	public static final String PAGE_INFO = "pageInfo { hasNextPage hasPreviousPage startCursor endCursor }";
 
-	static final String USERS = """
+	public static final String USERS = """
 			query($first: Int, $after: String, $last: Int, $before: String) {
 			  users(first: $first, after: $after, last: $last, before: $before) {
 			    edges { cursor node { id userId name } } %s
 			  }
 			}""".formatted(PAGE_INFO);
 
-	static final String USER_PURCHASES = """
+	public static final String USER_PURCHASES = """
 			query($userId: String!, $first: Int, $after: String, $last: Int, $before: String,
 			      $minAmount: Float, $order: SortOrder) {
 			  user(userId: $userId) {
@@ -26,9 +26,9 @@ final class Documents {
 			  }
 			}""".formatted(PAGE_INFO);
 
-	static final String USER_PURCHASES_COUNTED = USER_PURCHASES.replace("edges { cursor", "totalCount edges { cursor");
+	public static final String USER_PURCHASES_COUNTED = USER_PURCHASES.replace("edges { cursor", "totalCount edges { cursor");
 
-	static final String BY_CATEGORY = """
+	public static final String BY_CATEGORY = """
 			query($category: String!, $first: Int, $after: String, $last: Int, $before: String,
 			      $minAmount: Float, $order: SortOrder) {
 			  purchasesByCategory(category: $category, first: $first, after: $after, last: $last,
@@ -37,9 +37,9 @@ final class Documents {
 			  }
 			}""".formatted(PAGE_INFO);
 
-	static final String BY_CATEGORY_COUNTED = BY_CATEGORY.replace("edges { cursor", "totalCount edges { cursor");
+	public static final String BY_CATEGORY_COUNTED = BY_CATEGORY.replace("edges { cursor", "totalCount edges { cursor");
 
-	static final String MOVIES = """
+	public static final String MOVIES = """
 			query($year: Int!, $first: Int, $after: String, $last: Int, $before: String,
 			      $titlePrefix: String, $minRating: Float, $order: SortOrder) {
 			  movies(year: $year, first: $first, after: $after, last: $last, before: $before,
@@ -48,6 +48,6 @@ final class Documents {
 			  }
 			}""".formatted(PAGE_INFO);
 
-	static final String MOVIES_COUNTED = MOVIES.replace("edges { cursor", "totalCount edges { cursor");
+	public static final String MOVIES_COUNTED = MOVIES.replace("edges { cursor", "totalCount edges { cursor");
 
 }

@@ -9,13 +9,13 @@ import org.springframework.graphql.ResponseError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Assertions on the errors of a response. */
-final class Errors {
+public final class Errors {
 
 	private Errors() {
 	}
 
 	/** The response has errors, all with {@code code}, and none leaks a class name or stack trace. */
-	static void assertCode(GraphQlResponse response, String code) {
+	public static void assertCode(GraphQlResponse response, String code) {
 		List<ResponseError> errors = response.getErrors();
 		assertThat(errors).as("errors of %s", response.toMap()).isNotEmpty();
 		for (ResponseError error : errors) {
@@ -25,13 +25,13 @@ final class Errors {
 	}
 
 	/** A request error: {@code INVALID_ARGUMENT} and no data. */
-	static void assertRequestError(GraphQlResponse response) {
+	public static void assertRequestError(GraphQlResponse response) {
 		assertCode(response, "INVALID_ARGUMENT");
 		assertThat(response.toMap()).doesNotContainKey("data");
 	}
 
 	@SuppressWarnings("unchecked")
-	static long requests(GraphQlResponse response) {
+	public static long requests(GraphQlResponse response) {
 		Map<String, Object> dynamodb = (Map<String, Object>) response.getExtensions().get("dynamodb");
 		return ((Number) dynamodb.get("requests")).longValue();
 	}

@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is built in {@code package}, before failsafe runs), pointed at a test server's DynamoDB with a fixed
  * secret, and reads what it wrote.
  */
-final class ExportProcess {
+public final class ExportProcess {
 
-	static final Path JAR = Path.of("target/dynamo-relay-0.1.0-SNAPSHOT.jar");
+	public static final Path JAR = Path.of("target/dynamo-relay-0.1.0-SNAPSHOT.jar");
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -29,13 +29,13 @@ final class ExportProcess {
 
 	private final List<String> properties;
 
-	ExportProcess(URI endpoint, String... properties) {
+	public ExportProcess(URI endpoint, String... properties) {
 		this.endpoint = endpoint;
 		this.properties = List.of(properties);
 	}
 
 	/** Starts an export; its standard error goes to {@code stderr}. */
-	Process start(Path stderr, String... args) throws IOException {
+	public Process start(Path stderr, String... args) throws IOException {
 		assertThat(JAR).as("the jar, built by `package` before the integration tests").exists();
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -54,7 +54,7 @@ final class ExportProcess {
 	}
 
 	/** Runs an export to its end. */
-	Result run(Path folder, String... args) throws Exception {
+	public Result run(Path folder, String... args) throws Exception {
 		Path stderr = Files.createTempFile(folder, "export", ".err");
 		Process process = start(stderr, args);
 		assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the export ends").isTrue();
@@ -63,7 +63,7 @@ final class ExportProcess {
 
 	/** The lines of a JSON Lines file, each parsed. */
 	@SuppressWarnings("unchecked")
-	static List<Map<String, Object>> lines(Path file) throws IOException {
+	public static List<Map<String, Object>> lines(Path file) throws IOException {
 		List<Map<String, Object>> lines = new ArrayList<>();
 		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
 			lines.add(JSON.readValue(line, Map.class));
@@ -73,7 +73,7 @@ final class ExportProcess {
 
 	/** The position file's JSON; null while there is none. */
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> position(Path out) {
+	public static Map<String, Object> position(Path out) {
 		try {
 			return JSON.readValue(Files.readAllBytes(out.resolveSibling(out.getFileName() + ".position")), Map.class);
 		}
@@ -83,7 +83,7 @@ final class ExportProcess {
 	}
 
 	/** The ids of exported nodes, in file order. */
-	static List<String> ids(List<Map<String, Object>> lines) {
+	public static List<String> ids(List<Map<String, Object>> lines) {
 		return lines.stream().map((line) -> (String) line.get("id")).toList();
 	}
 
@@ -93,7 +93,7 @@ final class ExportProcess {
 	 * @param exitCode its exit code
 	 * @param stderr what it wrote to standard error
 	 */
-	record Result(int exitCode, String stderr) {
+	public record Result(int exitCode, String stderr) {
 	}
 
 }

@@ -20,33 +20,33 @@ public final class Fixtures {
 
 	private final Tables tables;
 
-	Fixtures(DynamoDbClient dynamoDb, Tables tables) {
+	public Fixtures(DynamoDbClient dynamoDb, Tables tables) {
 		this.dynamoDb = dynamoDb;
 		this.tables = tables;
 	}
 
-	static String unique(String prefix) {
+	public static String unique(String prefix) {
 		return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
 	/** A year no sample movie and no other test uses. */
-	static int uniqueYear() {
+	public static int uniqueYear() {
 		return 3000 + (int) (Math.abs(UUID.randomUUID().getLeastSignificantBits()) % 1_000_000);
 	}
 
 	/** A new user with a unique id, for a test's purchases. */
-	String buyer(String prefix) {
+	public String buyer(String prefix) {
 		String userId = unique(prefix);
 		user(userId, "Buyer " + userId);
 		return userId;
 	}
 
-	void user(String userId, String name) {
+	public void user(String userId, String name) {
 		this.dynamoDb.putItem((put) -> put.tableName(this.tables.users())
 			.item(Map.of("userId", AttributeValue.fromS(userId), "name", AttributeValue.fromS(name))));
 	}
 
-	static Map<String, AttributeValue> purchase(String userId, long purchasedAt, String category, String amount,
+	public static Map<String, AttributeValue> purchase(String userId, long purchasedAt, String category, String amount,
 			String product) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("userId", AttributeValue.fromS(userId));
@@ -59,11 +59,11 @@ public final class Fixtures {
 		return item;
 	}
 
-	static Map<String, AttributeValue> purchase(String userId, long purchasedAt, String category, String amount) {
+	public static Map<String, AttributeValue> purchase(String userId, long purchasedAt, String category, String amount) {
 		return purchase(userId, purchasedAt, category, amount, "product " + purchasedAt);
 	}
 
-	static Map<String, AttributeValue> movie(int year, String title, String rating) {
+	public static Map<String, AttributeValue> movie(int year, String title, String rating) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("year", AttributeValue.fromN(Integer.toString(year)));
 		item.put("title", AttributeValue.fromS(title));
@@ -74,7 +74,7 @@ public final class Fixtures {
 	}
 
 	/** {@code count} purchases of one user, one a minute from {@code start}. */
-	List<Map<String, AttributeValue>> purchases(String userId, int count, long start, String category) {
+	public List<Map<String, AttributeValue>> purchases(String userId, int count, long start, String category) {
 		List<Map<String, AttributeValue>> items = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
 			items.add(purchase(userId, start + i * 60_000L, category, Integer.toString(i % 100)));
@@ -82,15 +82,15 @@ public final class Fixtures {
 		return items;
 	}
 
-	void putPurchases(List<Map<String, AttributeValue>> items) {
+	public void putPurchases(List<Map<String, AttributeValue>> items) {
 		put(this.tables.purchases(), items);
 	}
 
-	void putMovies(List<Map<String, AttributeValue>> items) {
+	public void putMovies(List<Map<String, AttributeValue>> items) {
 		put(this.tables.movies(), items);
 	}
 
-	void put(String table, List<Map<String, AttributeValue>> items) {
+	public void put(String table, List<Map<String, AttributeValue>> items) {
 		for (int from = 0; from < items.size(); from += 25) {
 			List<WriteRequest> writes = items.subList(from, Math.min(items.size(), from + 25))
 				.stream()

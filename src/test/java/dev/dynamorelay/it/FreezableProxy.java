@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on the way back does. And it keeps the requests of that operation as it forwarded them ({@link #requests}),
  * with the body the SDK sent, so that a test sees what went on the wire, retries included.
  */
-final class FreezableProxy implements AutoCloseable {
+public final class FreezableProxy implements AutoCloseable {
 
-	enum Mode {
+	public enum Mode {
 
 		FORWARD, FROZEN, SLOW, CUT, STOPPED, GARBLED
 
@@ -66,24 +66,24 @@ final class FreezableProxy implements AutoCloseable {
 	/** What each request's bytes are held in {@link Mode#SLOW}. */
 	private volatile Duration delay = Duration.ZERO;
 
-	FreezableProxy(InetSocketAddress upstream) throws IOException {
+	public FreezableProxy(InetSocketAddress upstream) throws IOException {
 		this.upstream = upstream;
 		this.server = listen(0);
 		this.port = this.server.getLocalPort();
 		startAccepting(this.server);
 	}
 
-	int port() {
+	public int port() {
 		return this.port;
 	}
 
 	/** Slows every call down by {@code delay} at least: {@link Mode#SLOW}, until another mode is set. */
-	synchronized void slow(Duration delay) {
+	public synchronized void slow(Duration delay) {
 		this.delay = delay;
 		mode(Mode.SLOW);
 	}
 
-	synchronized void mode(Mode mode) {
+	public synchronized void mode(Mode mode) {
 		Mode previous = this.mode;
 		this.mode = mode;
 		if (mode == Mode.CUT || mode == Mode.STOPPED || mode == Mode.GARBLED || previous == Mode.GARBLED) {
@@ -150,14 +150,14 @@ final class FreezableProxy implements AutoCloseable {
 	 * their answers: DynamoDB makes each, and the client's connection is reset when the answer comes back.
 	 * The requests of that operation are kept from now on ({@link #requests}); 0 keeps them and loses none.
 	 */
-	void loseAnswers(String operation, int count) {
+	public void loseAnswers(String operation, int count) {
 		this.requests.clear();
 		this.losing = operation;
 		this.toLose.set(count);
 	}
 
 	/** The bodies of the requests of the operation {@link #loseAnswers} named, as forwarded, in order. */
-	List<String> requests() {
+	public List<String> requests() {
 		synchronized (this.requests) {
 			return List.copyOf(this.requests);
 		}
@@ -283,7 +283,7 @@ final class FreezableProxy implements AutoCloseable {
 	 * to be read, or read and held). Over HTTP/1.1 a connection carries one call at a time, so this is
 	 * the number of calls in flight.
 	 */
-	int heldRequests() {
+	public int heldRequests() {
 		int held = 0;
 		for (Socket client : this.clients) {
 			try {

@@ -14,7 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Plain HTTP POSTs to {@code /graphql}, with or without a bearer token, answered with status, headers and body. */
-final class Http {
+public final class Http {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -22,12 +22,12 @@ final class Http {
 
 	private final String url;
 
-	Http(int port) {
+	public Http(int port) {
 		this.url = "http://127.0.0.1:" + port + "/graphql";
 	}
 
 	/** Posts {@code document} with {@code variables}; {@code token} null sends no Authorization header. */
-	Answer post(String token, String document, Map<String, Object> variables) {
+	public Answer post(String token, String document, Map<String, Object> variables) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.url))
 			.header("Content-Type", "application/json")
 			.header("Accept", "application/json")
@@ -52,7 +52,7 @@ final class Http {
 		}
 	}
 
-	Answer post(String token, String document) {
+	public Answer post(String token, String document) {
 		return post(token, document, Map.of());
 	}
 
@@ -63,10 +63,10 @@ final class Http {
 	 * @param authenticate the {@code WWW-Authenticate} header, if any
 	 * @param body the JSON body
 	 */
-	record Answer(int status, String authenticate, Map<String, Object> body) {
+	public record Answer(int status, String authenticate, Map<String, Object> body) {
 
 		/** The value at a path of names and list indexes, e.g. {@code at("data", "nodes", 1)}. */
-		Object at(Object... path) {
+		public Object at(Object... path) {
 			Object value = this.body;
 			for (Object step : path) {
 				if (value == null) {
@@ -78,17 +78,17 @@ final class Http {
 		}
 
 		@SuppressWarnings("unchecked")
-		List<Map<String, Object>> errors() {
+		public List<Map<String, Object>> errors() {
 			return (List<Map<String, Object>>) this.body.getOrDefault("errors", List.of());
 		}
 
 		/** The codes of the errors, in order. */
-		List<Object> codes() {
+		public List<Object> codes() {
 			return errors().stream().<Object>map((error) -> ((Map<?, ?>) error.get("extensions")).get("code")).toList();
 		}
 
 		/** The paths of the errors, each joined with dots. */
-		List<String> paths() {
+		public List<String> paths() {
 			return errors().stream()
 				.map((error) -> ((List<?>) error.getOrDefault("path", List.of())).stream()
 					.map(String::valueOf)
@@ -96,12 +96,12 @@ final class Http {
 				.toList();
 		}
 
-		long requests() {
+		public long requests() {
 			return ((Number) at("extensions", "dynamodb", "requests")).longValue();
 		}
 
 		/** Asserts that no error message leaks a class name or stack trace. */
-		Answer clean() {
+		public Answer clean() {
 			for (Map<String, Object> error : errors()) {
 				assertThat((String) error.get("message")).doesNotContain("Exception", "\tat ", "dev.dynamorelay",
 						"software.amazon", "org.springframework");

@@ -20,8 +20,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import dev.dynamorelay.DynamoRelayApplication;
-import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 import dev.dynamorelay.declaration.Declarations;
+import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 
 /**
  * Base of the integration tests: the whole server on a random port, over its embedded DynamoDB engine,
@@ -54,7 +54,7 @@ public abstract class IntegrationTest {
 	protected Walker walker;
 
 	@BeforeEach
-	void connect() {
+	public void connect() {
 		WebTestClient client = WebTestClient.bindToServer(new JdkClientHttpConnector())
 			.baseUrl("http://127.0.0.1:" + this.port + "/graphql")
 			.responseTimeout(Duration.ofSeconds(60))
@@ -78,7 +78,7 @@ public abstract class IntegrationTest {
 		return this.context.getBean(EmbeddedDynamoDb.class).endpoint();
 	}
 
-	static DynamoDbClient dynamoDbClient(URI endpoint) {
+	public static DynamoDbClient dynamoDbClient(URI endpoint) {
 		return DynamoDbClient.builder()
 			.httpClient(UrlConnectionHttpClient.create())
 			.endpointOverride(endpoint)

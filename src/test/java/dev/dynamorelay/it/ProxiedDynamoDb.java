@@ -12,7 +12,7 @@ import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
  * A test class's own DynamoDB engine behind a {@link FreezableProxy}: the server is pointed at the proxy
  * ({@link #proxyEndpoint()}), the test's direct reads and writes go to DynamoDB itself ({@link #endpoint()}).
  */
-final class ProxiedDynamoDb implements AutoCloseable {
+public final class ProxiedDynamoDb implements AutoCloseable {
 
 	private final EmbeddedDynamoDb dynamoDb;
 
@@ -23,7 +23,7 @@ final class ProxiedDynamoDb implements AutoCloseable {
 		this.proxy = proxy;
 	}
 
-	static ProxiedDynamoDb start() {
+	public static ProxiedDynamoDb start() {
 		EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start();
 		try {
 			return new ProxiedDynamoDb(dynamoDb,
@@ -35,17 +35,17 @@ final class ProxiedDynamoDb implements AutoCloseable {
 		}
 	}
 
-	FreezableProxy proxy() {
+	public FreezableProxy proxy() {
 		return this.proxy;
 	}
 
 	/** DynamoDB itself. */
-	URI endpoint() {
+	public URI endpoint() {
 		return this.dynamoDb.endpoint();
 	}
 
 	/** The proxy, as {@code dynamo-relay.dynamodb.endpoint}. */
-	String proxyEndpoint() {
+	public String proxyEndpoint() {
 		return "http://127.0.0.1:" + this.proxy.port();
 	}
 
@@ -53,7 +53,7 @@ final class ProxiedDynamoDb implements AutoCloseable {
 	 * Points the server at the proxy, with cursor secret {@code secret}, the sample's tables created and its data
 	 * loaded (an endpoint other than the embedded one gets neither by default).
 	 */
-	void serveSample(DynamicPropertyRegistry registry, String secret) {
+	public void serveSample(DynamicPropertyRegistry registry, String secret) {
 		registry.add("dynamo-relay.dynamodb.endpoint", this::proxyEndpoint);
 		registry.add("dynamo-relay.tables.create", () -> "true");
 		// The live connections' stream reads go around the proxy: the calls it counts are the requests' own.

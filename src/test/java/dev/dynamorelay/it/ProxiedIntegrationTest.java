@@ -15,7 +15,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * cached server would go on reading that DynamoDB's streams (and failing) while the other classes run.
  */
 @DirtiesContext
-abstract class ProxiedIntegrationTest extends IntegrationTest {
+public abstract class ProxiedIntegrationTest extends IntegrationTest {
 
 	/** The subclass's DynamoDB engine and proxy. */
 	protected abstract ProxiedDynamoDb proxied();
@@ -26,7 +26,7 @@ abstract class ProxiedIntegrationTest extends IntegrationTest {
 	}
 
 	@AfterEach
-	void forwardAgain() {
+	public void forwardAgain() {
 		proxied().proxy().mode(FreezableProxy.Mode.FORWARD);
 		proxied().proxy().loseAnswers(null, 0);
 	}

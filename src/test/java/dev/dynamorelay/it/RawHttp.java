@@ -149,7 +149,7 @@ public final class RawHttp implements AutoCloseable {
 	public record Answer(int status, Map<String, String> headers, String body) {
 
 		@SuppressWarnings("unchecked")
-		Map<String, Object> json() {
+		public Map<String, Object> json() {
 			return JSON.readValue(this.body, Map.class);
 		}
 

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Plain HTTP requests to the REST view ({@code /api/...}), answered with status, headers and JSON body. */
-final class Rest {
+public final class Rest {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -26,12 +26,12 @@ final class Rest {
 
 	private final String base;
 
-	Rest(int port) {
+	public Rest(int port) {
 		this.base = "http://127.0.0.1:" + port;
 	}
 
 	/** A query string of {@code name, value, name, value...}, each URL-encoded; null values left out. */
-	static String query(Object... pairs) {
+	public static String query(Object... pairs) {
 		StringBuilder query = new StringBuilder();
 		for (int i = 0; i < pairs.length; i += 2) {
 			if (pairs[i + 1] == null) {
@@ -45,15 +45,15 @@ final class Rest {
 		return query.toString();
 	}
 
-	Answer get(String pathAndQuery) {
+	public Answer get(String pathAndQuery) {
 		return send(null, "GET", pathAndQuery);
 	}
 
-	Answer get(String token, String pathAndQuery) {
+	public Answer get(String token, String pathAndQuery) {
 		return send(token, "GET", pathAndQuery);
 	}
 
-	Answer send(String token, String method, String pathAndQuery) {
+	public Answer send(String token, String method, String pathAndQuery) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.base + pathAndQuery))
 			.method(method, HttpRequest.BodyPublishers.noBody());
 		if (token != null) {
@@ -79,7 +79,7 @@ final class Rest {
 	 * Walks a route to its end: {@code path} is the path with its own query string (or none), pages of
 	 * {@code limit}; asserts on the way that every token leads to a page with items.
 	 */
-	Walk walk(String token, String path, String itemsKey, int limit) {
+	public Walk walk(String token, String path, String itemsKey, int limit) {
 		List<Map<String, Object>> nodes = new ArrayList<>();
 		List<Integer> sizes = new ArrayList<>();
 		String next = null;
@@ -104,9 +104,9 @@ final class Rest {
 	}
 
 	/** The nodes of a walk and each page's size. */
-	record Walk(List<Map<String, Object>> nodes, List<Integer> sizes) {
+	public record Walk(List<Map<String, Object>> nodes, List<Integer> sizes) {
 
-		<T> List<T> map(Function<Map<String, Object>, T> key) {
+		public <T> List<T> map(Function<Map<String, Object>, T> key) {
 			return this.nodes.stream().map(key).toList();
 		}
 
@@ -120,19 +120,19 @@ final class Rest {
 	 * @param headers every header
 	 * @param body the JSON body
 	 */
-	record Answer(int status, String contentType, Map<String, List<String>> headers, Map<String, Object> body) {
+	public record Answer(int status, String contentType, Map<String, List<String>> headers, Map<String, Object> body) {
 
 		@SuppressWarnings("unchecked")
-		List<Map<String, Object>> items(String key) {
+		public List<Map<String, Object>> items(String key) {
 			return (List<Map<String, Object>>) this.body.get(key);
 		}
 
-		String nextToken() {
+		public String nextToken() {
 			return (String) this.body.get("nextToken");
 		}
 
 		/** Asserts a problem (RFC 9457) with this status and code, and no internals in its detail; returns the detail. */
-		String assertProblem(int status, String code) {
+		public String assertProblem(int status, String code) {
 			assertThat(this.status).as("status of " + this.body).isEqualTo(status);
 			assertThat(this.contentType).isEqualTo("application/problem+json");
 			assertThat(this.body).containsEntry("status", status).containsEntry("code", code).containsKeys("type", "title",

@@ -28,10 +28,10 @@ import dev.dynamorelay.model.IsoMillis;
  * the key); order lines do, so that {@code OrderItem.order} can find their order. Every item carries
  * a {@code kind} attribute for {@code Query.shop(kind:)}.
  */
-final class ShopData {
+public final class ShopData {
 
 	/** Sort keys of items of no declared type, in a customer's partition around the orders' `ORDER#`. */
-	static final List<String> STRAY_SORT_KEYS = List.of("NOTE#1", "ORDEQ#2025-01-01T00:00:00.000Z", "ORDER",
+	public static final List<String> STRAY_SORT_KEYS = List.of("NOTE#1", "ORDEQ#2025-01-01T00:00:00.000Z", "ORDER",
 			"ORDER$2025-01-01T00:00:00.000Z", "ORDERS#1", "PROFILF", "PROFILE#old");
 
 	private static final String[] TOTALS = { "12.50", "7.05", "100.00", "0.99", "250", "12.5", "7.050", "1000000.01" };
@@ -42,30 +42,30 @@ final class ShopData {
 
 	private final Fixtures fixtures;
 
-	final String shopTable;
+	public final String shopTable;
 
-	final String readingsTable;
+	public final String readingsTable;
 
-	ShopData(DynamoDbClient dynamoDb, Fixtures fixtures, Declarations declarations) {
+	public ShopData(DynamoDbClient dynamoDb, Fixtures fixtures, Declarations declarations) {
 		this.dynamoDb = dynamoDb;
 		this.fixtures = fixtures;
 		this.shopTable = declarations.entity("Order").table().physicalName();
 		this.readingsTable = declarations.entity("Reading").table().physicalName();
 	}
 
-	static String unique(String prefix) {
+	public static String unique(String prefix) {
 		return Fixtures.unique(prefix);
 	}
 
 	/** ISO-8601 with milliseconds, as orders' sort keys hold their time. */
-	static String iso(Instant instant) {
+	public static String iso(Instant instant) {
 		return IsoMillis.format(instant.toEpochMilli());
 	}
 
 	// Items
 
 	/** A customer's profile; {@code email} and {@code since} (epoch seconds) may be null. */
-	static Map<String, AttributeValue> profile(String customerId, String name, String email, String since) {
+	public static Map<String, AttributeValue> profile(String customerId, String name, String email, String since) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("PK", s("CUSTOMER#" + customerId));
 		item.put("SK", s("PROFILE"));
@@ -84,7 +84,7 @@ final class ShopData {
 	}
 
 	/** A bare order: key, {@code orderId} and {@code kind} only. */
-	static Map<String, AttributeValue> order(String customerId, String orderedAt, String orderId) {
+	public static Map<String, AttributeValue> order(String customerId, String orderedAt, String orderId) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("PK", s("CUSTOMER#" + customerId));
 		item.put("SK", s("ORDER#" + orderedAt));
@@ -98,7 +98,7 @@ final class ShopData {
 	 * statuses {@code <statusBase>-NEW/-PAID/-SHIPPED} (some without status), totals with many ties (some
 	 * without), notes, tags, gift on some, and in {@code GSI1} all but every fifth (sparse).
 	 */
-	static List<Map<String, AttributeValue>> orders(String customerId, int count, Instant start, String statusBase) {
+	public static List<Map<String, AttributeValue>> orders(String customerId, int count, Instant start, String statusBase) {
 		List<Map<String, AttributeValue>> orders = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
 			String orderedAt = iso(start.plusSeconds(37L * 60 * i));
@@ -137,14 +137,14 @@ final class ShopData {
 	}
 
 	/** Items of no declared type in a customer's partition, with sort keys around the orders'. */
-	static List<Map<String, AttributeValue>> strays(String customerId) {
+	public static List<Map<String, AttributeValue>> strays(String customerId) {
 		return STRAY_SORT_KEYS.stream()
 			.map((sk) -> Map.of("PK", s("CUSTOMER#" + customerId), "SK", s(sk), "kind", s("stray")))
 			.toList();
 	}
 
 	/** An order line; {@code customerId}/{@code orderedAt} (its order's key) may be null. */
-	static Map<String, AttributeValue> line(String orderId, int line, String customerId, String orderedAt) {
+	public static Map<String, AttributeValue> line(String orderId, int line, String customerId, String orderedAt) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("PK", s("ORDER#" + orderId));
 		item.put("SK", s("ITEM#%04d".formatted(line)));
@@ -166,7 +166,7 @@ final class ShopData {
 	}
 
 	/** A reading with a value only. */
-	static Map<String, AttributeValue> reading(byte[] sensor, long seq, String value) {
+	public static Map<String, AttributeValue> reading(byte[] sensor, long seq, String value) {
 		Map<String, AttributeValue> item = new HashMap<>();
 		item.put("sensor", AttributeValue.fromB(SdkBytes.fromByteArray(sensor)));
 		item.put("seq", AttributeValue.fromN(Long.toString(seq)));
@@ -178,19 +178,19 @@ final class ShopData {
 
 	// Writes and direct reads
 
-	void putShop(List<Map<String, AttributeValue>> items) {
+	public void putShop(List<Map<String, AttributeValue>> items) {
 		this.fixtures.put(this.shopTable, items);
 	}
 
-	void putShop(Map<String, AttributeValue> item) {
+	public void putShop(Map<String, AttributeValue> item) {
 		putShop(List.of(item));
 	}
 
-	void putReadings(List<Map<String, AttributeValue>> items) {
+	public void putReadings(List<Map<String, AttributeValue>> items) {
 		this.fixtures.put(this.readingsTable, items);
 	}
 
-	Map<String, AttributeValue> get(String table, Map<String, AttributeValue> key) {
+	public Map<String, AttributeValue> get(String table, Map<String, AttributeValue> key) {
 		return this.dynamoDb.getItem((get) -> get.tableName(table).key(key).consistentRead(true)).item();
 	}
 
@@ -198,7 +198,7 @@ final class ShopData {
 	 * A Query of the shop table over one partition: {@code keyCondition} and {@code filter} (null for none)
 	 * use {@code #pk}, {@code #sk}, {@code :pk} and the given names and values.
 	 */
-	List<Map<String, AttributeValue>> queryShop(String index, String partitionAttribute, String sortAttribute,
+	public List<Map<String, AttributeValue>> queryShop(String index, String partitionAttribute, String sortAttribute,
 			String partition, String keyCondition, String filter, Map<String, String> names,
 			Map<String, AttributeValue> values, boolean ascending) {
 		Map<String, String> allNames = new HashMap<>(names);
@@ -233,7 +233,7 @@ final class ShopData {
 	 * The declared type and key of a stored item by its key's shape, e.g.
 	 * {@code Order:c-1/2025-01-01T00:00:00.000Z}; null for an item of no declared type.
 	 */
-	static String itemKey(Map<String, AttributeValue> item) {
+	public static String itemKey(Map<String, AttributeValue> item) {
 		if (item.containsKey("sensor")) {
 			return "Reading:" + Base64.getEncoder().encodeToString(item.get("sensor").b().asByteArray()) + "/"
 					+ item.get("seq").n();
@@ -255,12 +255,12 @@ final class ShopData {
 	}
 
 	/** The keys of the items of a declared type, in order. */
-	static List<String> itemKeys(List<Map<String, AttributeValue>> items) {
+	public static List<String> itemKeys(List<Map<String, AttributeValue>> items) {
 		return items.stream().map(ShopData::itemKey).filter(java.util.Objects::nonNull).toList();
 	}
 
 	/** The same key of a served node, by its {@code __typename} and key fields. */
-	static String nodeKey(Map<String, Object> node) {
+	public static String nodeKey(Map<String, Object> node) {
 		return switch ((String) node.get("__typename")) {
 			case "Customer" -> "Customer:" + node.get("customerId");
 			case "Order" -> "Order:" + node.get("customerId") + "/" + node.get("orderedAt");
@@ -270,16 +270,16 @@ final class ShopData {
 		};
 	}
 
-	static List<String> nodeKeys(List<Map<String, Object>> nodes) {
+	public static List<String> nodeKeys(List<Map<String, Object>> nodes) {
 		return nodes.stream().map(ShopData::nodeKey).toList();
 	}
 
-	static AttributeValue s(String value) {
+	public static AttributeValue s(String value) {
 		return AttributeValue.fromS(value);
 	}
 
 	/** A sensor id of bytes no other test uses, with bytes above 0x7F and a zero byte. */
-	static byte[] sensor() {
+	public static byte[] sensor() {
 		UUID uuid = UUID.randomUUID();
 		ByteBuffer bytes = ByteBuffer.allocate(19);
 		bytes.put((byte) 0xFF).put((byte) 0x00).put((byte) 0x80);

@@ -1,23 +1,23 @@
 package dev.dynamorelay.it;
 
 /** The GraphQL documents the shop tests page with: every argument of each connection as a variable. */
-final class ShopDocuments {
+public final class ShopDocuments {
 
 	private ShopDocuments() {
 	}
 
-	static final String PAGE_INFO = Documents.PAGE_INFO;
+	public static final String PAGE_INFO = Documents.PAGE_INFO;
 
-	static final String CUSTOMER = "__typename id customerId name email since";
+	public static final String CUSTOMER = "__typename id customerId name email since";
 
-	static final String ORDER = "__typename id customerId orderedAt orderId status total totalExact note tags gift lines";
+	public static final String ORDER = "__typename id customerId orderedAt orderId status total totalExact note tags gift lines";
 
-	static final String ORDER_ITEM = "__typename id orderId line sku quantity options lineCustomerId: customerId lineOrderedAt: orderedAt";
+	public static final String ORDER_ITEM = "__typename id orderId line sku quantity options lineCustomerId: customerId lineOrderedAt: orderedAt";
 
-	static final String READING = "__typename id sensor seq value samples at raw";
+	public static final String READING = "__typename id sensor seq value samples at raw";
 
 	/** {@code body} with the definitions of the fragments it spreads ({@code ...C}, {@code ...O}, {@code ...I}, {@code ...R}). */
-	static String withFragments(String body) {
+	public static String withFragments(String body) {
 		StringBuilder document = new StringBuilder(body);
 		java.util.Map<String, String> fragments = java.util.Map.of("C", "Customer { " + CUSTOMER + " }", "O",
 				"Order { " + ORDER + " }", "I", "OrderItem { " + ORDER_ITEM + " }", "R", "Reading { " + READING + " }");
@@ -34,7 +34,7 @@ final class ShopDocuments {
 	private static final String RELAY_ARGUMENTS = "first: $first, after: $after, last: $last, before: $before, order: $order";
 
 	/** {@code customer.orders}: every sort-key and filter argument. */
-	static final String ORDERS = withFragments("""
+	public static final String ORDERS = withFragments("""
 			query($customerId: String!, %s,
 			      $placedAt: String, $placedSince: String, $placedAfter: String, $placedUntil: String,
 			      $placedBetween: [String!], $placedIn: String,
@@ -55,7 +55,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code customer.ordersByTotal}: the local index, every sort-key argument. */
-	static final String ORDERS_BY_TOTAL = withFragments("""
+	public static final String ORDERS_BY_TOTAL = withFragments("""
 			query($customerId: String!, %s, $totalFrom: Float, $totalTo: Float, $totalExactly: Float,
 			      $totalBetween: [Float!], $totalUnder: Float, $totalOver: Float) {
 			  customer(customerId: $customerId) {
@@ -67,7 +67,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code customer.activity}: the profile and the orders, as the union {@code CustomerItem}. */
-	static final String ACTIVITY = withFragments("""
+	public static final String ACTIVITY = withFragments("""
 			query($customerId: String!, %s) {
 			  customer(customerId: $customerId) {
 			    activity(%s) {
@@ -77,7 +77,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code ordersByStatus}: the sparse global index. */
-	static final String BY_STATUS = withFragments("""
+	public static final String BY_STATUS = withFragments("""
 			query($status: String!, %s, $placedSince: String, $totalAtLeast: Float) {
 			  ordersByStatus(status: $status, %s, placedSince: $placedSince, totalAtLeast: $totalAtLeast) {
 			    edges { cursor node { ...O } } %s
@@ -85,7 +85,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code order.items} of the order whose node id is {@code $id}. */
-	static final String ORDER_ITEMS = withFragments("""
+	public static final String ORDER_ITEMS = withFragments("""
 			query($id: ID!, %s) {
 			  order: node(id: $id) {
 			    ... on Order {
@@ -97,7 +97,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code readings}: a binary partition key and a numeric sort key. */
-	static final String READINGS = withFragments("""
+	public static final String READINGS = withFragments("""
 			query($sensor: Bytes!, %s, $seqFrom: Long, $seqBetween: [Long!]) {
 			  readings(sensor: $sensor, %s, seqFrom: $seqFrom, seqBetween: $seqBetween) {
 			    edges { cursor node { ...R } } %s
@@ -105,7 +105,7 @@ final class ShopDocuments {
 			}""".formatted(RELAY_VARIABLES, RELAY_ARGUMENTS, PAGE_INFO));
 
 	/** {@code shop}: a Scan of the whole table, as the union {@code ShopItem}. */
-	static final String SHOP = withFragments("""
+	public static final String SHOP = withFragments("""
 			query($first: Int, $after: String, $kind: [String!]) {
 			  shop(first: $first, after: $after, kind: $kind) {
 			    edges { cursor node { ...C ...O ...I } } %s

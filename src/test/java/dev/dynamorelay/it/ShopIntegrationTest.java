@@ -26,13 +26,13 @@ public abstract class ShopIntegrationTest extends IntegrationTest {
 	protected ShopData shop;
 
 	@BeforeEach
-	void shopData() {
+	public void shopData() {
 		assertThat(servesSample()).as("the shop schema, not the sample").isFalse();
 		this.shop = new ShopData(this.dynamoDb, this.fixtures, this.declarations);
 	}
 
 	/** Variables from name/value pairs; values may be null (an explicit null means the same as none). */
-	static Map<String, Object> vars(Object... namesAndValues) {
+	public static Map<String, Object> vars(Object... namesAndValues) {
 		Map<String, Object> variables = new HashMap<>();
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			variables.put((String) namesAndValues[i], namesAndValues[i + 1]);
@@ -40,32 +40,32 @@ public abstract class ShopIntegrationTest extends IntegrationTest {
 		return variables;
 	}
 
-	static Map<String, Object> with(Map<String, Object> variables, Object... namesAndValues) {
+	public static Map<String, Object> with(Map<String, Object> variables, Object... namesAndValues) {
 		Map<String, Object> all = new HashMap<>(variables);
 		all.putAll(vars(namesAndValues));
 		return all;
 	}
 
-	static Map<String, Object> with(Map<String, Object> variables, Map<String, Object> more) {
+	public static Map<String, Object> with(Map<String, Object> variables, Map<String, Object> more) {
 		Map<String, Object> all = new HashMap<>(variables);
 		all.putAll(more);
 		return all;
 	}
 
 	/** The value at {@code path} of a response's data. */
-	static <T> T value(GraphQlResponse response, String path) {
+	public static <T> T value(GraphQlResponse response, String path) {
 		return response.field(path).getValue();
 	}
 
 	/** The node keys of a whole walk, forwards or backwards, at one page size. */
-	List<String> walk(String document, String path, Map<String, Object> arguments, int pageSize, boolean forward,
+	public List<String> walk(String document, String path, Map<String, Object> arguments, int pageSize, boolean forward,
 			boolean exact) {
 		return ShopData.nodeKeys(forward ? this.walker.forward(document, path, arguments, pageSize, exact)
 				: this.walker.backward(document, path, arguments, pageSize, exact));
 	}
 
 	/** Walks forwards and backwards at each page size; each walk returns exactly {@code expected}. */
-	void assertWalks(String document, String path, Map<String, Object> arguments, List<String> expected,
+	public void assertWalks(String document, String path, Map<String, Object> arguments, List<String> expected,
 			boolean exact, int... pageSizes) {
 		for (int pageSize : pageSizes) {
 			assertThat(walk(document, path, arguments, pageSize, true, exact))
@@ -78,19 +78,19 @@ public abstract class ShopIntegrationTest extends IntegrationTest {
 	}
 
 	/** The node id the server issues for a stored item of {@code type}. */
-	String id(String type, Map<String, AttributeValue> item) {
+	public String id(String type, Map<String, AttributeValue> item) {
 		return NodeIds.encode(this.declarations.entity(type), item);
 	}
 
-	Walker.Page page(String document, String path, Map<String, Object> variables) {
+	public Walker.Page page(String document, String path, Map<String, Object> variables) {
 		return this.walker.page(document, path, variables);
 	}
 
-	static List<String> keys(Walker.Page page) {
+	public static List<String> keys(Walker.Page page) {
 		return ShopData.nodeKeys(page.edges().stream().map(Walker::node).toList());
 	}
 
-	static List<String> orders(List<String> keys) {
+	public static List<String> orders(List<String> keys) {
 		return keys.stream().filter((key) -> key.startsWith("Order:")).toList();
 	}
 

@@ -22,33 +22,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"dynamo-relay.tables.prefix=Store_", "dynamo-relay.cursor.secret=store-secret" })
 public abstract class StoreIntegrationTest extends IntegrationTest {
 
-	static final String TABLE = "Store_Store";
+	public static final String TABLE = "Store_Store";
 
 	protected Http http;
 
 	@DynamicPropertySource
-	static void key(DynamicPropertyRegistry registry) {
+	public static void key(DynamicPropertyRegistry registry) {
 		Tokens.configure(registry);
 	}
 
 	@BeforeEach
-	void store() {
+	public void store() {
 		assertThat(servesSample()).as("the store schema, not the sample").isFalse();
 		this.http = new Http(this.port);
 	}
 
 	/** A token of customer {@code customerId}. */
-	static String customer(String customerId) {
+	public static String customer(String customerId) {
 		return Tokens.of(customerId);
 	}
 
 	/** A token of someone in group {@code staff}. */
-	static String staff() {
+	public static String staff() {
 		return Tokens.of("staff-" + Fixtures.unique("s"), Map.of("groups", List.of("staff")));
 	}
 
 	/** The item with this key, read straight from DynamoDB (strongly consistent); empty when there is none. */
-	Map<String, AttributeValue> stored(String pk, String sk) {
+	public Map<String, AttributeValue> stored(String pk, String sk) {
 		var response = this.dynamoDb.getItem((get) -> get.tableName(TABLE)
 			.key(Map.of("PK", AttributeValue.fromS(pk), "SK", AttributeValue.fromS(sk)))
 			.consistentRead(true));
@@ -56,13 +56,13 @@ public abstract class StoreIntegrationTest extends IntegrationTest {
 	}
 
 	/** Creates customer {@code customerId} as itself. */
-	void createCustomer(String customerId) {
+	public void createCustomer(String customerId) {
 		Http.Answer created = this.http.post(customer(customerId),
 				"mutation { createCustomer(input: {name: \"C\"}) { customerId } }").clean();
 		assertThat(created.errors()).isEmpty();
 	}
 
-	static Map<String, Object> vars(Object... namesAndValues) {
+	public static Map<String, Object> vars(Object... namesAndValues) {
 		Map<String, Object> variables = new HashMap<>();
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			variables.put((String) namesAndValues[i], namesAndValues[i + 1]);

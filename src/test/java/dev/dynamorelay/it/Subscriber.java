@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A subscription over WebSocket ({@code graphql-transport-ws}), as Spring GraphQL's client speaks it, whose
  * changes a test takes one by one.
  */
-final class Subscriber implements AutoCloseable {
+public final class Subscriber implements AutoCloseable {
 
 	/** The largest message the client takes. */
 	private static final int MAX_MESSAGE = 4 * 1024 * 1024;
@@ -38,7 +38,7 @@ final class Subscriber implements AutoCloseable {
 	private volatile boolean completed;
 
 	/** Subscribes with {@code document} and {@code variables}, as {@code token}'s caller (none: anonymous). */
-	Subscriber(int port, String token, String document, Map<String, Object> variables) {
+	public Subscriber(int port, String token, String document, Map<String, Object> variables) {
 		// Tomcat's client, whose message buffers are what the tests' JVM sets for the server's (1 KB): Spring's
 		// reactive client takes whole messages only, so it is given room for the largest the tests receive.
 		WebSocketContainer container = ContainerProvider.getWebSocketContainer();
@@ -66,7 +66,7 @@ final class Subscriber implements AutoCloseable {
 	}
 
 	/** The next change's data (its field's value), waiting at most {@code timeout}. */
-	Map<String, Object> next(Duration timeout) throws InterruptedException {
+	public Map<String, Object> next(Duration timeout) throws InterruptedException {
 		ClientGraphQlResponse response = this.received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		assertThat(response).as("a change within %s (failure: %s)", timeout, this.failure).isNotNull();
 		assertThat(response.getErrors()).as("errors of a change").isEmpty();
@@ -75,25 +75,25 @@ final class Subscriber implements AutoCloseable {
 	}
 
 	/** The next response whole (errors included), or null within {@code timeout}. */
-	ClientGraphQlResponse response(Duration timeout) throws InterruptedException {
+	public ClientGraphQlResponse response(Duration timeout) throws InterruptedException {
 		return this.received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	/** Asserts that no change arrives within {@code quiet}. */
-	void nothingFor(Duration quiet) throws InterruptedException {
+	public void nothingFor(Duration quiet) throws InterruptedException {
 		ClientGraphQlResponse response = this.received.poll(quiet.toMillis(), TimeUnit.MILLISECONDS);
 		assertThat(response).as("no change").isNull();
 	}
 
-	Throwable failure() {
+	public Throwable failure() {
 		return this.failure;
 	}
 
-	boolean completed() {
+	public boolean completed() {
 		return this.completed;
 	}
 
-	List<ClientGraphQlResponse> drain() {
+	public List<ClientGraphQlResponse> drain() {
 		List<ClientGraphQlResponse> all = new java.util.ArrayList<>();
 		this.received.drainTo(all);
 		return all;

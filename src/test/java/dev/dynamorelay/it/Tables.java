@@ -11,7 +11,7 @@ import dev.dynamorelay.declaration.Declarations;
  */
 public record Tables(String users, String purchases, String movies) {
 
-	static Tables of(Declarations declarations) {
+	public static Tables of(Declarations declarations) {
 		return new Tables(declarations.entity("User").table().physicalName(),
 				declarations.entity("Purchase").table().physicalName(), declarations.entity("Movie").table().physicalName());
 	}

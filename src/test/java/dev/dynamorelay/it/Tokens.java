@@ -28,9 +28,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * JWTs for the tests, signed with a key pair generated here (no outside identity provider): the
  * server trusts its public key, written to a PEM file, through Spring Boot's own properties.
  */
-final class Tokens {
+public final class Tokens {
 
-	static final String AUDIENCE = "dynamo-relay-tests";
+	public static final String AUDIENCE = "dynamo-relay-tests";
 
 	private static final KeyPair TRUSTED = keyPair();
 
@@ -42,37 +42,37 @@ final class Tokens {
 	}
 
 	/** Configures the server to trust {@link #TRUSTED} tokens for {@link #AUDIENCE}. */
-	static void configure(DynamicPropertyRegistry registry) {
+	public static void configure(DynamicPropertyRegistry registry) {
 		registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location", () -> PUBLIC_KEY.toUri().toString());
 		registry.add("spring.security.oauth2.resourceserver.jwt.audiences", () -> AUDIENCE);
 	}
 
 	/** The same as command-line arguments, for a server in a JVM of its own. */
-	static List<String> arguments() {
+	public static List<String> arguments() {
 		return List.of("--spring.security.oauth2.resourceserver.jwt.public-key-location=" + PUBLIC_KEY.toUri(),
 				"--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE);
 	}
 
 	/** A valid token for {@code subject} with {@code claims} besides. */
-	static String of(String subject, Map<String, Object> claims) {
+	public static String of(String subject, Map<String, Object> claims) {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), claims));
 	}
 
-	static String of(String subject) {
+	public static String of(String subject) {
 		return of(subject, Map.of());
 	}
 
 	/** A valid token for {@code subject} that expires after {@code life}. */
-	static String expiring(String subject, Duration life) {
+	public static String expiring(String subject, Duration life) {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().plus(life), Map.of()));
 	}
 
-	static String expired(String subject) {
+	public static String expired(String subject) {
 		return signed(TRUSTED, claims(subject, AUDIENCE, Instant.now().minus(Duration.ofMinutes(10)), Map.of()));
 	}
 
 	/** A valid token in every way but one: it never expires (no {@code exp} claim). */
-	static String withoutExpiry(String subject) {
+	public static String withoutExpiry(String subject) {
 		JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject)
 			.audience(AUDIENCE)
 			.issueTime(Date.from(Instant.now().minus(Duration.ofMinutes(1))))
@@ -81,7 +81,7 @@ final class Tokens {
 	}
 
 	/** A token signed by the trusted key, issued at {@code issued} (none: no {@code iat}) and expiring at {@code expires}. */
-	static String timed(String subject, Instant issued, Instant expires) {
+	public static String timed(String subject, Instant issued, Instant expires) {
 		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject)
 			.audience(AUDIENCE)
 			.expirationTime(Date.from(expires));
@@ -91,16 +91,16 @@ final class Tokens {
 		return signed(TRUSTED, claims.build());
 	}
 
-	static String signedByAnotherKey(String subject) {
+	public static String signedByAnotherKey(String subject) {
 		return signed(OTHER, claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), Map.of()));
 	}
 
-	static String forAnotherAudience(String subject) {
+	public static String forAnotherAudience(String subject) {
 		return signed(TRUSTED, claims(subject, "another-service", Instant.now().plus(Duration.ofMinutes(10)), Map.of()));
 	}
 
 	/** An unsigned token ({@code "alg": "none"}) that claims to be {@code subject}. */
-	static String unsigned(String subject) {
+	public static String unsigned(String subject) {
 		return new PlainJWT(claims(subject, AUDIENCE, Instant.now().plus(Duration.ofMinutes(10)), Map.of())).serialize();
 	}
 
