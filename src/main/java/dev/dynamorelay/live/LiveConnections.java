@@ -32,8 +32,6 @@ import dev.dynamorelay.pagination.Paginator;
  */
 public final class LiveConnections implements AutoCloseable {
 
-	private final DynamoDbStreamsAsyncClient streams;
-
 	private final Paginator paginator;
 
 	private final LiveSettings settings;
@@ -44,16 +42,14 @@ public final class LiveConnections implements AutoCloseable {
 
 	private final ScheduledExecutorService timer;
 
-	/** By table, as DynamoDB knows it. */
-	private final Map<String, Table> tables = new ConcurrentHashMap<>();
+	/** Each table's reading, by table as DynamoDB knows it. */
+	private final Map<String, TableStream> streams = new ConcurrentHashMap<>();
 
-	private final AtomicInteger subscriptions = new AtomicInteger();
-
-	private final Map<String, AtomicInteger> byCaller = new ConcurrentHashMap<>();
+	/** Who is subscribed to which table and partition. */
+	private final Subscriptions subscriptions;
 
 	public LiveConnections(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, List<String> tables,
 			Paginator paginator, LiveSettings settings, LiveMeters meters, LiveMemory memory, FairShare fairShare) {
-		this.streams = streams;
 		this.memory = memory;
 		this.paginator = paginator;
 		this.settings = settings;
@@ -70,20 +66,21 @@ public final class LiveConnections implements AutoCloseable {
 		CallLimiter replayCalls = new CallLimiter(settings.maxReplayReads(), fairShare);
 		ReplayPace replayPace = new ReplayPace(settings.replayRate());
 		// Switched off, the process reads no stream (and so is none of a shard's two readers).
-		for (String table : settings.enabled() ? tables : List.<String>of()) {
-			TableChanges changes = new TableChanges();
-			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, changes::wanted, meters,
-					changes);
-			this.tables.put(table, new Table(reader, changes, new Replays(streams, reader, replayCalls, replayPace,
-					this.timer, meters)));
+		List<String> read = settings.enabled() ? tables : List.of();
+		this.subscriptions = new Subscriptions(read, settings.maxSubscriptions(), settings.maxSubscriptionsPerCaller());
+		for (String table : read) {
+			TableSubscribers subscribers = this.subscriptions.of(table);
+			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, subscribers::wanted,
+					meters, subscribers);
+			this.streams.put(table, new TableStream(reader, new Replays(reader, replayCalls, replayPace, this.timer, meters)));
 		}
 	}
 
 	/** Starts every table's reader at its stream's newest records; completes once each has its place. */
 	public CompletableFuture<Void> start() {
-		return CompletableFuture.allOf(this.tables.values()
+		return CompletableFuture.allOf(this.streams.values()
 			.stream()
-			.map((table) -> table.reader().start())
+			.map((stream) -> stream.reader().start())
 			.toArray(CompletableFuture[]::new));
 	}
 
@@ -103,29 +100,31 @@ public final class LiveConnections implements AutoCloseable {
 			// After endSubscriptions, nothing would end it: the graceful shutdown would wait for it to its timeout.
 			throw new BusyException("The server is stopping: subscribe at another instance, or here once it is back.");
 		}
-		Table table = this.tables.get(query.definition().table());
-		if (table == null) {
-			throw new IllegalStateException("no live reader of table " + query.definition().table());
+		String name = query.definition().table();
+		TableStream stream = this.streams.get(name);
+		TableSubscribers subscribers = this.subscriptions.of(name);
+		if (stream == null || subscribers == null) {
+			throw new IllegalStateException("no live reader of table " + name);
 		}
-		reserve(caller);
+		this.subscriptions.reserve(caller);
 		return Flux.<Change>create((sink) -> {
 			// Where the live reader stands before the subscriber is added: each change it gets lies behind.
 			LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer(),
-					outlet, table.reader().positions(), after);
+					outlet, stream.reader().positions(), after);
 			subscriber.attach(sink);
 			sink.onCancel(() -> subscriber.detach(true));
 			sink.onDispose(() -> {
-				table.changes().remove(subscriber);
+				subscribers.remove(subscriber);
 				subscriber.detach(false);
-				release(caller);
+				this.subscriptions.release(caller);
 				this.meters.subscribers(query.field(), -1);
 			});
 			this.meters.subscribers(query.field(), +1);
 			subscriber.hold(after.isPresent());
-			table.changes().add(subscriber);
+			subscribers.add(subscriber);
 			after.ifPresent((position) -> {
 				this.meters.resumed(query.field());
-				table.replays().resume(subscriber, position, table.reader().positions());
+				stream.replays().resume(subscriber, position, stream.reader().positions());
 			});
 			outlet.connection().subscribed(outlet.id());
 		});
@@ -136,45 +135,21 @@ public final class LiveConnections implements AutoCloseable {
 		return this.memory;
 	}
 
-	private void reserve(String caller) {
-		if (this.subscriptions.incrementAndGet() > this.settings.maxSubscriptions()) {
-			this.subscriptions.decrementAndGet();
-			throw new BusyException("The server holds %d live subscriptions, the most it serves "
-				.formatted(this.settings.maxSubscriptions()) + "(dynamo-relay.live.max-subscriptions): subscribe again later.");
-		}
-		AtomicInteger own = this.byCaller.computeIfAbsent(caller, (key) -> new AtomicInteger());
-		if (own.incrementAndGet() > this.settings.maxSubscriptionsPerCaller()) {
-			own.decrementAndGet();
-			this.subscriptions.decrementAndGet();
-			throw new QueryTooComplexException(("This caller holds %d live subscriptions, the most one caller may "
-					+ "(dynamo-relay.live.max-subscriptions-per-caller): end one first.")
-				.formatted(this.settings.maxSubscriptionsPerCaller()));
-		}
-	}
-
-	private void release(String caller) {
-		this.subscriptions.decrementAndGet();
-		AtomicInteger own = this.byCaller.get(caller);
-		if (own != null && own.decrementAndGet() <= 0) {
-			this.byCaller.remove(caller, own);
-		}
-	}
-
 	/** The tables whose streams are read, as DynamoDB knows them. */
 	public Set<String> tablesRead() {
-		return Set.copyOf(this.tables.keySet());
+		return Set.copyOf(this.streams.keySet());
 	}
 
 	/** The subscriptions held now. */
 	public int subscriptions() {
-		return this.subscriptions.get();
+		return this.subscriptions.held();
 	}
 
 	/** How far the reading of the tables' streams is behind their newest records: the most of any table. */
 	public java.time.Duration lag() {
-		return this.tables.values()
+		return this.streams.values()
 			.stream()
-			.map((table) -> table.reader().lag())
+			.map((stream) -> stream.reader().lag())
 			.max(java.time.Duration::compareTo)
 			.orElse(java.time.Duration.ZERO);
 	}
@@ -197,20 +172,21 @@ public final class LiveConnections implements AutoCloseable {
 	public int endSubscriptions() {
 		this.stopping = true;
 		AtomicInteger ended = new AtomicInteger();
-		this.tables.values().forEach((table) -> table.changes().forEach((subscriber) -> {
+		this.subscriptions.forEach((subscriber) -> {
 			ended.incrementAndGet();
 			subscriber.serverStopping();
-		}));
+		});
 		return ended.get();
 	}
 
 	@Override
 	public void close() {
-		this.tables.values().forEach((table) -> table.reader().stop());
+		this.streams.values().forEach((stream) -> stream.reader().stop());
 		this.timer.shutdownNow();
 	}
 
-	private record Table(StreamReader reader, TableChanges changes, Replays replays) {
+	/** A table's stream: its live reading, and its resumes' readings again. */
+	private record TableStream(StreamReader reader, Replays replays) {
 	}
 
 }

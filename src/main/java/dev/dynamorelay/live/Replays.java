@@ -14,12 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import software.amazon.awssdk.core.exception.SdkServiceException;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 import dev.dynamorelay.budget.CallLimiter;
 import dev.dynamorelay.dynamodb.DynamoDbFailures;
@@ -57,13 +54,8 @@ final class Replays {
 	/** How long the stream's list of shards serves resumes before it is listed again. */
 	private static final Duration SHARDS_FOR = Duration.ofSeconds(1);
 
-	/** Records a GetRecords asks for: DynamoDB answers at most 1 MB of them. */
-	private static final int PAGE = 1000;
-
 	/** Before a shard's first record. */
 	private static final BigInteger START = BigInteger.ONE.negate();
-
-	private final DynamoDbStreamsAsyncClient streams;
 
 	private final StreamReader reader;
 
@@ -84,9 +76,8 @@ final class Replays {
 
 	private long listedAt;
 
-	Replays(DynamoDbStreamsAsyncClient streams, StreamReader reader, CallLimiter calls, ReplayPace pace,
+	Replays(StreamReader reader, CallLimiter calls, ReplayPace pace,
 			ScheduledExecutorService timer, LiveMeters meters) {
-		this.streams = streams;
 		this.pace = pace;
 		this.reader = reader;
 		this.calls = calls;
@@ -106,10 +97,8 @@ final class Replays {
 			}
 			rider.shards = shards;
 			// DynamoDB knows the place, or refuses it: checked for this subscriber alone, before it rides a lap.
-			return this.calls.call(() -> this.streams.getShardIterator((get) -> get.streamArn(this.reader.streamArn())
-				.shardId(after.shardId())
-				.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
-				.sequenceNumber(StreamPosition.sequence(after.sequenceNumber()))));
+			return this.calls.call(() -> this.reader.stream()
+				.iterator(after.shardId(), StreamShards.Start.after(after.sequenceNumber())));
 		}).whenComplete((iterator, failure) -> {
 			if (failure != null) {
 				rider.fail(failure);
@@ -125,7 +114,7 @@ final class Replays {
 		long now = System.nanoTime();
 		if (this.listed == null || now - this.listedAt > SHARDS_FOR.toNanos()
 				|| this.listed.isCompletedExceptionally()) {
-			this.listed = this.reader.shards();
+			this.listed = this.reader.stream().shards();
 			this.listedAt = now;
 		}
 		return this.listed;
@@ -183,6 +172,16 @@ final class Replays {
 
 	}
 
+	/**
+	 * A lap's riders as to one record.
+	 *
+	 * @param needing those that need it
+	 * @param finished those past which the live reader takes over
+	 * @param full those of {@code needing} without room for it
+	 */
+	private record Seats(List<Seat> needing, List<Seat> finished, List<Seat> full) {
+	}
+
 	/** A rider in one shard: the last sequence number of the shard it has ({@link #START} for none). */
 	private static final class Seat {
 
@@ -236,15 +235,8 @@ final class Replays {
 				if (start == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return Replays.this.streams.getShardIterator((get) -> {
-					get.streamArn(Replays.this.reader.streamArn()).shardId(this.shardId);
-					if (start.signum() < 0) {
-						get.shardIteratorType(ShardIteratorType.TRIM_HORIZON);
-					}
-					else {
-						get.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(StreamPosition.sequence(start));
-					}
-				}).thenApply((response) -> response.shardIterator());
+				return Replays.this.reader.stream()
+					.iterator(this.shardId, (start.signum() < 0) ? StreamShards.Start.OLDEST : StreamShards.Start.after(start));
 			}).whenComplete((iterator, failure) -> {
 				if (failure != null) {
 					failed(failure);
@@ -259,14 +251,14 @@ final class Replays {
 		}
 
 		private void page(String iterator) {
-			Replays.this.calls.call(() -> Replays.this.streams.getRecords((get) -> get.shardIterator(iterator).limit(PAGE)))
-				.whenComplete((response, failure) -> {
+			Replays.this.calls.call(() -> Replays.this.reader.stream().read(this.shardId, iterator))
+				.whenComplete((page, failure) -> {
 					if (failure != null) {
 						failed(failure);
 						return;
 					}
-					Replays.this.meters.replayed(response.records().size());
-					hand(response, 0);
+					Replays.this.meters.replayed(page.records().size());
+					hand(page, 0);
 				});
 		}
 
@@ -276,66 +268,19 @@ final class Replays {
 		 * leave for the next lap, if any rider with room is left to go on with (a lap with no rider that has room
 		 * waits as long as it takes).
 		 */
-		private void hand(GetRecordsResponse page, int from) {
+		private void hand(StreamShards.Page page, int from) {
 			var records = page.records();
 			for (int i = from; i < records.size(); i++) {
-				ChangeRecord record = ChangeRecord.of(this.shardId, records.get(i));
-				List<Seat> seats;
-				synchronized (Replays.this) {
-					this.riding.removeIf((seat) -> seat.rider.gone());
-					seats = List.copyOf(this.riding);
-					// From here on a rider joins only if it has this record: those seated now are handed it.
-					this.position = record.sequenceNumber();
-				}
-				List<Seat> needing = new ArrayList<>();
-				List<Seat> finished = new ArrayList<>();
-				List<Seat> full = new ArrayList<>();
-				for (Seat seat : seats) {
-					if (record.sequenceNumber().compareTo(seat.from) <= 0) {
-						continue;
-					}
-					BigInteger upTo = seat.rider.upTo.get(this.shardId);
-					if (upTo != null && upTo.signum() > 0 && record.sequenceNumber().compareTo(upTo) > 0) {
-						// Past where the live reader stood when it subscribed: the live reader took over from there.
-						finished.add(seat);
-					}
-					else {
-						needing.add(seat);
-						if (!seat.rider.subscriber.hasRoom()) {
-							full.add(seat);
-						}
-					}
-				}
-				leave(finished);
-				if (!full.isEmpty()) {
-					long now = System.nanoTime();
-					if (this.waitingSince == 0) {
-						this.waitingSince = now;
-					}
-					if (full.size() == needing.size() || now - this.waitingSince < PATIENCE.toNanos()) {
-						int next = i;
-						Replays.this.timer.schedule(() -> hand(page, next), PAUSE.toMillis(), TimeUnit.MILLISECONDS);
-						return;
-					}
-					needing.removeAll(full);
+				ChangeRecord record = records.get(i);
+				Seats seats = seats(record);
+				leave(seats.finished());
+				if (!seats.full().isEmpty() && waits(seats)) {
+					int next = i;
+					Replays.this.timer.schedule(() -> hand(page, next), PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+					return;
 				}
 				this.waitingSince = 0;
-				int handed = 0;
-				for (Seat seat : needing) {
-					LiveSubscriber.Replayed replayed = seat.rider.subscriber.replay(record);
-					if (replayed == LiveSubscriber.Replayed.FULL) {
-						full.add(seat);
-					}
-					else {
-						seat.from = record.sequenceNumber();
-						handed += (replayed == LiveSubscriber.Replayed.TAKEN) ? 1 : 0;
-					}
-				}
-				synchronized (Replays.this) {
-					this.riding.removeAll(full);
-					this.waiting.addAll(full);
-				}
-				long wait = (handed > 0) ? Replays.this.pace.take(handed, System.nanoTime()) : 0;
+				long wait = handOn(record, seats);
 				if (wait > 0) {
 					// Past the resumes' pace: the next record after what this one took is paid for.
 					int next = i + 1;
@@ -343,7 +288,80 @@ final class Replays {
 					return;
 				}
 			}
-			String next = page.nextShardIterator();
+			turn(page);
+		}
+
+		/** The lap's riders as to {@code record}: those that need it (and of them, those without room), those done. */
+		private Seats seats(ChangeRecord record) {
+			List<Seat> riding;
+			synchronized (Replays.this) {
+				this.riding.removeIf((seat) -> seat.rider.gone());
+				riding = List.copyOf(this.riding);
+				// From here on a rider joins only if it has this record: those seated now are handed it.
+				this.position = record.sequenceNumber();
+			}
+			Seats seats = new Seats(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+			for (Seat seat : riding) {
+				if (record.sequenceNumber().compareTo(seat.from) <= 0) {
+					continue;
+				}
+				BigInteger upTo = seat.rider.upTo.get(this.shardId);
+				if (upTo != null && upTo.signum() > 0 && record.sequenceNumber().compareTo(upTo) > 0) {
+					// Past where the live reader stood when it subscribed: the live reader took over from there.
+					seats.finished().add(seat);
+				}
+				else {
+					seats.needing().add(seat);
+					if (!seat.rider.subscriber.hasRoom()) {
+						seats.full().add(seat);
+					}
+				}
+			}
+			return seats;
+		}
+
+		/**
+		 * Whether the lap waits for its riders without room: while they are all the riders that need the record, or
+		 * for {@link #PATIENCE}; past it, they are left out of this record's handing (and leave for the next lap).
+		 */
+		private boolean waits(Seats seats) {
+			long now = System.nanoTime();
+			if (this.waitingSince == 0) {
+				this.waitingSince = now;
+			}
+			if (seats.full().size() == seats.needing().size() || now - this.waitingSince < PATIENCE.toNanos()) {
+				return true;
+			}
+			seats.needing().removeAll(seats.full());
+			return false;
+		}
+
+		/**
+		 * Hands {@code record} to the riders that need it; those without room for it leave for the next lap. Answers
+		 * how many nanoseconds to wait, at the resumes' pace, before handing on the next.
+		 */
+		private long handOn(ChangeRecord record, Seats seats) {
+			int handed = 0;
+			for (Seat seat : seats.needing()) {
+				LiveSubscriber.Replayed replayed = seat.rider.subscriber.replay(record);
+				if (replayed == LiveSubscriber.Replayed.FULL) {
+					seats.full().add(seat);
+				}
+				else {
+					seat.from = record.sequenceNumber();
+					handed += (replayed == LiveSubscriber.Replayed.TAKEN) ? 1 : 0;
+				}
+			}
+			synchronized (Replays.this) {
+				this.riding.removeAll(seats.full());
+				this.waiting.addAll(seats.full());
+			}
+			return (handed > 0) ? Replays.this.pace.take(handed, System.nanoTime()) : 0;
+		}
+
+		/** A page handed on whole: the next, or the lap's end at the shard's end or tip, or with no rider left. */
+		private void turn(StreamShards.Page page) {
+			String next = page.next().orElse(null);
 			boolean riders;
 			synchronized (Replays.this) {
 				riders = !this.riding.isEmpty();
@@ -351,7 +369,7 @@ final class Replays {
 			if (next == null) {
 				ended(true);
 			}
-			else if (records.isEmpty() || !riders) {
+			else if (page.records().isEmpty() || !riders) {
 				// Caught up with an open shard (the live reader reads on from here), or nobody rides any more.
 				ended(false);
 			}

@@ -17,11 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
@@ -62,7 +59,7 @@ final class StreamReader {
 
 	private final Map<String, ShardReader> shards = new ConcurrentHashMap<>();
 
-	private volatile String streamArn;
+	private volatile StreamShards stream;
 
 	private volatile boolean stopped;
 
@@ -81,19 +78,16 @@ final class StreamReader {
 
 	/** Finds the stream and starts reading its open shards from now; completes once every shard has its place. */
 	CompletableFuture<Void> start() {
-		return this.dynamoDb.describeTable((describe) -> describe.tableName(this.table)).thenCompose((described) -> {
-			this.streamArn = described.table().latestStreamArn();
-			if (this.streamArn == null) {
-				throw new IllegalStateException("table " + this.table + " has no stream");
-			}
-			return shards();
+		return StreamShards.of(this.streams, this.dynamoDb, this.table).thenCompose((stream) -> {
+			this.stream = stream;
+			return stream.shards();
 		}).thenCompose((all) -> {
 			List<CompletableFuture<Void>> started = new ArrayList<>();
 			for (Shard shard : all) {
 				if (shard.sequenceNumberRange().endingSequenceNumber() == null) {
 					ShardReader reader = new ShardReader(shard.shardId());
 					this.shards.put(shard.shardId(), reader);
-					started.add(reader.open(ShardIteratorType.LATEST, null).thenRun(() -> reader.schedule(Duration.ZERO)));
+					started.add(reader.open(StreamShards.Start.NEWEST).thenRun(() -> reader.schedule(Duration.ZERO)));
 				}
 				else {
 					// Closed before this reader started: its records are history, and its children are known.
@@ -135,23 +129,9 @@ final class StreamReader {
 			.orElse(Duration.ZERO);
 	}
 
-	String streamArn() {
-		return this.streamArn;
-	}
-
-	/** Every shard of the stream, page by page. */
-	CompletableFuture<List<Shard>> shards() {
-		List<Shard> all = new ArrayList<>();
-		return page(all, null);
-	}
-
-	private CompletableFuture<List<Shard>> page(List<Shard> all, String after) {
-		return this.streams.describeStream((describe) -> describe.streamArn(this.streamArn).exclusiveStartShardId(after))
-			.thenCompose((response) -> {
-				all.addAll(response.streamDescription().shards());
-				String last = response.streamDescription().lastEvaluatedShardId();
-				return (last != null) ? page(all, last) : CompletableFuture.completedFuture(all);
-			});
+	/** The stream, once {@link #start} found it: its resumes read it too. */
+	StreamShards stream() {
+		return this.stream;
 	}
 
 	/** Finds shards this reader does not know yet, and starts each whose parent is drained (or unknown). */
@@ -159,7 +139,7 @@ final class StreamReader {
 		if (this.stopped) {
 			return;
 		}
-		shards().whenComplete((all, failure) -> {
+		this.stream.shards().whenComplete((all, failure) -> {
 			if (failure != null) {
 				logger.debug("Listing the shards of {} failed: {}", this.table, failure.toString());
 				return;
@@ -172,7 +152,7 @@ final class StreamReader {
 				if (parent == null || parent.drained) {
 					ShardReader child = new ShardReader(shard.shardId());
 					if (this.shards.putIfAbsent(shard.shardId(), child) == null) {
-						child.open(ShardIteratorType.TRIM_HORIZON, null).thenRun(() -> child.schedule(Duration.ZERO));
+						child.open(StreamShards.Start.OLDEST).thenRun(() -> child.schedule(Duration.ZERO));
 					}
 				}
 			}
@@ -207,13 +187,8 @@ final class StreamReader {
 			return shard;
 		}
 
-		CompletableFuture<Void> open(ShardIteratorType type, BigInteger after) {
-			return StreamReader.this.streams.getShardIterator((get) -> {
-				get.streamArn(StreamReader.this.streamArn).shardId(this.shardId).shardIteratorType(type);
-				if (after != null) {
-					get.sequenceNumber(StreamPosition.sequence(after));
-				}
-			}).thenAccept((response) -> this.iterator = response.shardIterator());
+		CompletableFuture<Void> open(StreamShards.Start start) {
+			return StreamReader.this.stream.iterator(this.shardId, start).thenAccept((iterator) -> this.iterator = iterator);
 		}
 
 		void schedule(Duration delay) {
@@ -229,44 +204,41 @@ final class StreamReader {
 				reopen();
 				return;
 			}
-			StreamReader.this.streams.getRecords((get) -> get.shardIterator(current).limit(1000))
-				.whenComplete((response, failure) -> {
-					if (failure != null) {
-						failed(DynamoDbFailures.unwrap(failure));
-					}
-					else {
-						read(response);
-					}
-				});
+			StreamReader.this.stream.read(this.shardId, current).whenComplete((page, failure) -> {
+				if (failure != null) {
+					failed(DynamoDbFailures.unwrap(failure));
+				}
+				else {
+					read(page);
+				}
+			});
 		}
 
-		private void read(GetRecordsResponse response) {
+		private void read(StreamShards.Page page) {
 			this.backOff = Duration.ZERO;
-			for (Record record : response.records()) {
+			for (ChangeRecord record : page.records()) {
 				deliver(record);
 			}
-			List<Record> records = response.records();
-			Instant written = records.isEmpty() ? null : records.get(records.size() - 1).dynamodb().approximateCreationDateTime();
-			this.lag = (written == null) ? Duration.ZERO : max(Duration.between(written, Instant.now()), Duration.ZERO);
-			StreamReader.this.meters.read(response.records().size());
-			this.iterator = response.nextShardIterator();
+			this.lag = page.written().map((written) -> max(Duration.between(written, Instant.now()), Duration.ZERO))
+				.orElse(Duration.ZERO);
+			StreamReader.this.meters.read(page.records().size());
+			this.iterator = page.next().orElse(null);
 			if (this.iterator == null) {
 				this.drained = true;
 				StreamReader.this.discover();
 				return;
 			}
-			schedule(response.records().isEmpty() ? interval() : Duration.ZERO);
+			schedule(page.records().isEmpty() ? interval() : Duration.ZERO);
 		}
 
-		private void deliver(Record record) {
-			BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
+		private void deliver(ChangeRecord record) {
 			this.readAny = true;
-			if (sequence.compareTo(this.last) <= 0) {
+			if (record.sequenceNumber().compareTo(this.last) <= 0) {
 				return;
 			}
-			this.last = sequence;
+			this.last = record.sequenceNumber();
 			try {
-				StreamReader.this.listener.accept(ChangeRecord.of(this.shardId, record));
+				StreamReader.this.listener.accept(record);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Routing a change of {} failed", StreamReader.this.table, ex);
@@ -292,12 +264,11 @@ final class StreamReader {
 
 		/** A new iterator right behind the last record delivered (or at the start, before any). */
 		private void reopen() {
-			reopen(this.last.signum() > 0 ? ShardIteratorType.AFTER_SEQUENCE_NUMBER : ShardIteratorType.TRIM_HORIZON);
+			reopen((this.last.signum() > 0) ? StreamShards.Start.after(this.last) : StreamShards.Start.OLDEST);
 		}
 
-		private void reopen(ShardIteratorType type) {
-			BigInteger after = (type == ShardIteratorType.AFTER_SEQUENCE_NUMBER) ? this.last : null;
-			open(type, after).whenComplete((opened, failure) -> {
+		private void reopen(StreamShards.Start start) {
+			open(start).whenComplete((opened, failure) -> {
 				if (failure != null) {
 					Throwable cause = DynamoDbFailures.unwrap(failure);
 					if (cause instanceof ResourceNotFoundException || cause instanceof TrimmedDataAccessException) {

@@ -1,0 +1,106 @@
+package dev.dynamorelay.live;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The subscribers of one table, by the partition each reads ({@link PartitionKey}) or the whole table, and the
+ * routing of the table's records to those they may concern: the subscribers of the partitions the record's item
+ * is in, before or after the write, and those that read the whole table. A record is judged against no other
+ * subscriber.
+ */
+final class TableSubscribers implements Consumer<ChangeRecord> {
+
+	private final Map<PartitionKey, Set<LiveSubscriber>> byPartition = new ConcurrentHashMap<>();
+
+	/** The attributes that partition the reads of subscribers, ever: a record's images are looked up by each. */
+	private final Set<String> partitioning = ConcurrentHashMap.newKeySet();
+
+	private final Set<LiveSubscriber> whole = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger size = new AtomicInteger();
+
+	void add(LiveSubscriber subscriber) {
+		Optional<PartitionKey> partition = partition(subscriber);
+		if (partition.isPresent()) {
+			this.partitioning.add(partition.get().attribute());
+			this.byPartition.computeIfAbsent(partition.get(), (key) -> ConcurrentHashMap.newKeySet()).add(subscriber);
+		}
+		else {
+			this.whole.add(subscriber);
+		}
+		this.size.incrementAndGet();
+	}
+
+	void remove(LiveSubscriber subscriber) {
+		Optional<PartitionKey> partition = partition(subscriber);
+		boolean removed;
+		if (partition.isPresent()) {
+			Set<LiveSubscriber> subscribers = this.byPartition.get(partition.get());
+			removed = subscribers != null && subscribers.remove(subscriber);
+			if (subscribers != null && subscribers.isEmpty()) {
+				this.byPartition.remove(partition.get(), subscribers);
+			}
+		}
+		else {
+			removed = this.whole.remove(subscriber);
+		}
+		if (removed) {
+			this.size.decrementAndGet();
+		}
+	}
+
+	/** The partition {@code subscriber} reads; empty when it reads the whole table. */
+	private static Optional<PartitionKey> partition(LiveSubscriber subscriber) {
+		LiveQuery query = subscriber.query();
+		Optional<String> attribute = query.partitionAttribute();
+		if (attribute.isEmpty()) {
+			return Optional.empty();
+		}
+		AttributeValue value = query.query().partition().orElseThrow();
+		return Optional.of(PartitionKey.of(attribute.get(), value)
+			.orElseThrow(() -> new IllegalArgumentException("a partition is a string, a number or binary, got " + value)));
+	}
+
+	/** Runs {@code action} for each subscriber of this table. */
+	void forEach(Consumer<LiveSubscriber> action) {
+		this.byPartition.values().forEach((subscribers) -> subscribers.forEach(action));
+		this.whole.forEach(action);
+	}
+
+	/** Whether any subscription reads this table. */
+	boolean wanted() {
+		return this.size.get() > 0;
+	}
+
+	@Override
+	public void accept(ChangeRecord record) {
+		if (!wanted()) {
+			return;
+		}
+		Set<LiveSubscriber> candidates = new LinkedHashSet<>(this.whole);
+		for (String attribute : this.partitioning) {
+			record.oldImage().ifPresent((image) -> add(candidates, attribute, image));
+			record.newImage().ifPresent((image) -> add(candidates, attribute, image));
+		}
+		for (LiveSubscriber subscriber : candidates) {
+			subscriber.offer(record);
+		}
+	}
+
+	/** Adds the subscribers of the partition of {@code image} in {@code attribute}, if it is in one. */
+	private void add(Set<LiveSubscriber> candidates, String attribute, Map<String, AttributeValue> image) {
+		Optional.ofNullable(image.get(attribute))
+			.flatMap((value) -> PartitionKey.of(attribute, value))
+			.map(this.byPartition::get)
+			.ifPresent(candidates::addAll);
+	}
+
+}
