@@ -42,15 +42,15 @@ public final class LiveMemory {
 	/** The most bytes of serialized messages handed to one connection's transport and not yet written. */
 	public static final long SEND_WINDOW = 256 * 1024;
 
-	private final long maxPerSubscription;
+	final long maxPerSubscription;
 
-	private final long maxPerConnection;
+	final long maxPerConnection;
 
-	private final long max;
+	final long max;
 
-	private final Set<Account> accounts = new LinkedHashSet<>();
+	final Set<SubscriptionBytes> accounts = new LinkedHashSet<>();
 
-	private long held;
+	long held;
 
 	private long peak;
 
@@ -140,20 +140,20 @@ public final class LiveMemory {
 	}
 
 	/** A subscription ended to make room, and the bound it was ended at. */
-	private record Victim(Account account, Bound bound) {
+	record Victim(SubscriptionBytes account, Bound bound) {
 	}
 
 	/** Adds {@code bytes} to {@code account}, its connection and the process. Guarded by this. */
-	private void add(Account account, long bytes) {
+	void add(SubscriptionBytes account, long bytes) {
 		account.connection.held += bytes;
 		this.held += bytes;
 		this.peak = Math.max(this.peak, this.held);
 	}
 
 	/** The subscription in {@code among} with the most bytes waiting (none: null). Guarded by this. */
-	private static Account largest(Iterable<Account> among) {
-		Account largest = null;
-		for (Account each : among) {
+	static SubscriptionBytes largest(Iterable<SubscriptionBytes> among) {
+		SubscriptionBytes largest = null;
+		for (SubscriptionBytes each : among) {
 			if (!each.ended && each.buffered > 0 && (largest == null || each.buffered > largest.buffered)) {
 				largest = each;
 			}
@@ -162,14 +162,14 @@ public final class LiveMemory {
 	}
 
 	/** Ends {@code account}: its waiting bytes are freed now (its buffer is dropped). Guarded by this. */
-	private void end(Account account) {
+	void end(SubscriptionBytes account) {
 		account.ended = true;
 		add(account, -account.buffered);
 		account.buffered = 0;
 	}
 
 	/** Drops {@code account} and frees all it holds, in flight too. Guarded by this. */
-	private void remove(Account account) {
+	void remove(SubscriptionBytes account) {
 		end(account);
 		long inFlight = account.inFlightBytes();
 		add(account, -inFlight);
@@ -186,21 +186,21 @@ public final class LiveMemory {
 	 */
 	public final class Connection {
 
-		private final Set<Account> accounts = new LinkedHashSet<>();
+		final Set<SubscriptionBytes> accounts = new LinkedHashSet<>();
 
-		private final Map<String, Account> byId = new HashMap<>();
+		private final Map<String, SubscriptionBytes> byId = new HashMap<>();
 
 		/** Subscriptions waiting for the send window to open. */
-		private final ArrayDeque<Account> waiting = new ArrayDeque<>();
+		final ArrayDeque<SubscriptionBytes> waiting = new ArrayDeque<>();
 
-		private long held;
+		long held;
 
-		private long inFlight;
+		long inFlight;
 
 		private boolean closed;
 
 		/** Whether its transport tells when a message was written ({@link #written}). */
-		private final boolean confirmsWrites;
+		final boolean confirmsWrites;
 
 		/** What its transport does when one of its subscriptions is live ({@link #subscribed}). */
 		private volatile java.util.function.Consumer<String> onSubscribed = (id) -> {
@@ -230,11 +230,11 @@ public final class LiveMemory {
 		public void measured(String id, long bytes) {
 			List<Victim> victims = new ArrayList<>();
 			synchronized (LiveMemory.this) {
-				Account account = this.byId.get(id);
+				SubscriptionBytes account = this.byId.get(id);
 				if (account == null) {
 					return;
 				}
-				for (InFlight each : account.inFlight) {
+				for (SubscriptionBytes.InFlight each : account.inFlight) {
 					if (!each.measured) {
 						long delta = bytes - each.bytes;
 						each.bytes = bytes;
@@ -254,9 +254,9 @@ public final class LiveMemory {
 		}
 
 		/** Ends the subscriptions of {@code scope} with the most waiting until it is within {@code max}. Guarded. */
-		private void makeRoom(Set<Account> scope, long held, long max, Bound bound, List<Victim> victims) {
+		private void makeRoom(Set<SubscriptionBytes> scope, long held, long max, Bound bound, List<Victim> victims) {
 			while (held > max) {
-				Account largest = largest(scope);
+				SubscriptionBytes largest = largest(scope);
 				if (largest == null) {
 					return;
 				}
@@ -272,10 +272,10 @@ public final class LiveMemory {
 		 * are freed, and subscriptions waiting for the window go on.
 		 */
 		public void written(String id) {
-			List<Account> wake;
+			List<SubscriptionBytes> wake;
 			synchronized (LiveMemory.this) {
-				Account account = this.byId.get(id);
-				InFlight message = (account != null) ? account.inFlight.poll() : null;
+				SubscriptionBytes account = this.byId.get(id);
+				SubscriptionBytes.InFlight message = (account != null) ? account.inFlight.poll() : null;
 				if (message == null) {
 					return;
 				}
@@ -287,15 +287,15 @@ public final class LiveMemory {
 				}
 				wake = wake();
 			}
-			wake.forEach(Account::wake);
+			wake.forEach(SubscriptionBytes::wake);
 		}
 
 		/** The subscriptions that may go on now that the window opened; taken out of the waiting. */
-		private List<Account> wake() {
+		List<SubscriptionBytes> wake() {
 			if (this.waiting.isEmpty() || this.inFlight >= SEND_WINDOW) {
 				return List.of();
 			}
-			List<Account> wake = new ArrayList<>(this.waiting);
+			List<SubscriptionBytes> wake = new ArrayList<>(this.waiting);
 			this.waiting.clear();
 			return wake;
 		}
@@ -304,7 +304,7 @@ public final class LiveMemory {
 		public void close() {
 			synchronized (LiveMemory.this) {
 				this.closed = true;
-				for (Account account : List.copyOf(this.accounts)) {
+				for (SubscriptionBytes account : List.copyOf(this.accounts)) {
 					remove(account);
 				}
 				this.waiting.clear();
@@ -319,9 +319,9 @@ public final class LiveMemory {
 		}
 
 		/** A subscription's account on this connection, known by the transport's {@code id} for it. */
-		Account account(String id, Runnable wake, java.util.function.Consumer<Bound> end) {
+		SubscriptionBytes account(String id, Runnable wake, java.util.function.Consumer<Bound> end) {
 			synchronized (LiveMemory.this) {
-				Account account = new Account(this, id, wake, end);
+				SubscriptionBytes account = new SubscriptionBytes(LiveMemory.this, this, id, wake, end);
 				if (this.closed) {
 					account.ended = true;
 					account.finished = true;
@@ -331,223 +331,6 @@ public final class LiveMemory {
 				this.byId.put(id, account);
 				LiveMemory.this.accounts.add(account);
 				return account;
-			}
-		}
-
-	}
-
-	/** A message handed to the transport: its bytes (its change's estimate, then its serialized size), its place. */
-	private static final class InFlight {
-
-		private long bytes;
-
-		private boolean measured;
-
-		private final StreamPosition position;
-
-		InFlight(long bytes, StreamPosition position) {
-			this.bytes = bytes;
-			this.position = position;
-		}
-
-	}
-
-	/** One subscription's bytes: changes waiting in its buffer, and messages in flight. */
-	final class Account {
-
-		private final Connection connection;
-
-		private final String id;
-
-		/** Hands on waiting changes: the window opened. */
-		private final Runnable wake;
-
-		/** Ends the subscription, to make room under a bound. */
-		private final java.util.function.Consumer<Bound> end;
-
-		private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
-
-		private long buffered;
-
-		/** Ended: takes nothing more; what it had waiting is freed. */
-		private boolean ended;
-
-		/** Its stream of changes ended: removed once nothing of it is in flight. */
-		private boolean finished;
-
-		/** The place of the last change the transport wrote to the socket. */
-		private StreamPosition lastWritten;
-
-		/** The bound it was ended at, if it was. */
-		private Bound endedAt;
-
-		private Account(Connection connection, String id, Runnable wake, java.util.function.Consumer<Bound> end) {
-			this.connection = connection;
-			this.id = id;
-			this.wake = wake;
-			this.end = end;
-		}
-
-		private long inFlightBytes() {
-			long bytes = 0;
-			for (InFlight each : this.inFlight) {
-				bytes += each.bytes;
-			}
-			return bytes;
-		}
-
-		private long bytes() {
-			return this.buffered + inFlightBytes();
-		}
-
-		private void wake() {
-			this.wake.run();
-		}
-
-		/**
-		 * Counts a change of {@code bytes} waiting. A live change past a bound ends a subscription to make room
-		 * (this one when its own bound would pass; else the one of the scope with the most waiting), and is taken
-		 * if it then fits; a resume's change ({@code pause}) is not taken, and nobody is ended.
-		 */
-		Take take(long bytes, boolean pause) {
-			List<Victim> victims = new ArrayList<>();
-			Take take;
-			synchronized (LiveMemory.this) {
-				take = take(bytes, pause, victims);
-				if (take == Take.TAKEN) {
-					this.buffered += bytes;
-					add(this, bytes);
-				}
-			}
-			for (Victim victim : victims) {
-				victim.account().end.accept(victim.bound());
-			}
-			return take;
-		}
-
-		/** Guarded by the memory's lock. */
-		private Take take(long bytes, boolean pause, List<Victim> victims) {
-			if (this.ended) {
-				return Take.ENDED;
-			}
-			if (bytes() > 0 && bytes() + bytes > LiveMemory.this.maxPerSubscription) {
-				if (pause) {
-					return Take.PAUSE;
-				}
-				end(this);
-				this.endedAt = Bound.SUBSCRIPTION;
-				return Take.ENDED;
-			}
-			Take connection = makeRoom(bytes, pause, victims, Bound.CONNECTION, this.connection.accounts);
-			if (connection != Take.TAKEN) {
-				return connection;
-			}
-			return makeRoom(bytes, pause, victims, Bound.PROCESS, LiveMemory.this.accounts);
-		}
-
-		/** Ends the largest subscriptions of a scope until {@code bytes} fit under its bound. Guarded. */
-		private Take makeRoom(long bytes, boolean pause, List<Victim> victims, Bound bound, Set<Account> scope) {
-			while (true) {
-				long held = (bound == Bound.CONNECTION) ? this.connection.held : LiveMemory.this.held;
-				long max = (bound == Bound.CONNECTION) ? LiveMemory.this.maxPerConnection : LiveMemory.this.max;
-				if (held == 0 || held + bytes <= max) {
-					return Take.TAKEN;
-				}
-				if (pause) {
-					return Take.PAUSE;
-				}
-				Account largest = largest(scope);
-				if (largest == null || largest == this) {
-					end(this);
-					this.endedAt = bound;
-					return Take.ENDED;
-				}
-				end(largest);
-				largest.endedAt = bound;
-				victims.add(new Victim(largest, bound));
-			}
-		}
-
-		/** Frees {@code bytes} of waiting changes: merged into a later one, or dropped. */
-		void release(long bytes) {
-			synchronized (LiveMemory.this) {
-				if (!this.ended) {
-					this.buffered -= bytes;
-					add(this, -bytes);
-				}
-			}
-		}
-
-		/**
-		 * Whether a change may be handed to the transport now: its connection's window is open. If not, the
-		 * subscription is woken when it opens.
-		 */
-		boolean open() {
-			synchronized (LiveMemory.this) {
-				if (!this.connection.confirmsWrites || this.connection.inFlight < SEND_WINDOW
-						|| this.connection.inFlight == 0) {
-					return true;
-				}
-				if (!this.connection.waiting.contains(this)) {
-					this.connection.waiting.add(this);
-				}
-				return false;
-			}
-		}
-
-		/** A waiting change of {@code bytes} was handed to the transport: in flight until written. */
-		void handedOn(long bytes, StreamPosition position) {
-			synchronized (LiveMemory.this) {
-				if (this.ended) {
-					return;
-				}
-				this.buffered -= bytes;
-				if (!this.connection.confirmsWrites) {
-					add(this, -bytes);
-					this.lastWritten = position;
-					return;
-				}
-				this.inFlight.add(new InFlight(bytes, position));
-				this.connection.inFlight += bytes;
-			}
-		}
-
-		/** Its changes ended (an error, or the client's end): what waits is freed, what is in flight once written. */
-		void finish() {
-			synchronized (LiveMemory.this) {
-				end(this);
-				this.finished = true;
-				this.connection.waiting.remove(this);
-				if (this.inFlight.isEmpty()) {
-					remove(this);
-				}
-			}
-		}
-
-		/** The transport dropped what it had of this subscription unwritten (the client ended it): freed. */
-		void dropped() {
-			List<Account> wake;
-			synchronized (LiveMemory.this) {
-				remove(this);
-				wake = this.connection.wake();
-			}
-			wake.forEach(Account::wake);
-		}
-
-		/** The bound this subscription was ended at, if a take ended it. */
-		Bound endedAt() {
-			synchronized (LiveMemory.this) {
-				return this.endedAt;
-			}
-		}
-
-		/**
-		 * The place of the last change the transport wrote to the socket, if any: the client has it, or will have it
-		 * before anything sent later (changes handed on and not yet written may come after it too).
-		 */
-		StreamPosition lastWritten() {
-			synchronized (LiveMemory.this) {
-				return this.lastWritten;
 			}
 		}
 

@@ -46,7 +46,7 @@ final class LiveSubscriber {
 
 	private volatile FluxSink<Change> sink;
 
-	private volatile LiveMemory.Account account;
+	private volatile SubscriptionBytes account;
 
 	private volatile boolean done;
 
@@ -92,7 +92,7 @@ final class LiveSubscriber {
 
 	/** Its stream ended: what it holds in the memory is freed (in flight once written). */
 	void detach(boolean cancelled) {
-		LiveMemory.Account account = this.account;
+		SubscriptionBytes account = this.account;
 		if (account != null) {
 			if (cancelled) {
 				account.dropped();
@@ -165,7 +165,7 @@ final class LiveSubscriber {
 
 	/** A record of the subscription's table (and, for a Query, of its partition before or after). */
 	void offer(ChangeRecord record) {
-		LiveMemory.Account account = this.account;
+		SubscriptionBytes account = this.account;
 		if (this.done || account == null) {
 			return;
 		}
@@ -295,7 +295,7 @@ final class LiveSubscriber {
 		if (this.draining.getAndIncrement() != 0) {
 			return;
 		}
-		LiveMemory.Account account = this.account;
+		SubscriptionBytes account = this.account;
 		do {
 			while (account != null && !this.done && this.requested.get() > 0) {
 				synchronized (this.buffer) {
@@ -320,7 +320,7 @@ final class LiveSubscriber {
 	}
 
 	/** The next change to hand on: a replayed one first; live ones sent by the replay already are dropped. */
-	private ChangeBuffer.Waiting next(LiveMemory.Account account) {
+	private ChangeBuffer.Waiting next(SubscriptionBytes account) {
 		long skipped = 0;
 		try {
 			synchronized (this.buffer) {

@@ -22,7 +22,7 @@ class LiveMemoryTest {
 	@Test
 	void aSubscriptionPastItsOwnBoundIsEndedAndOneChangePassesWhereNothingWaits() {
 		LiveMemory memory = new LiveMemory(100, 1_000, 10_000);
-		LiveMemory.Account account = account(memory.connection(), "a");
+		SubscriptionBytes account = account(memory.connection(), "a");
 		assertThat(account.take(500, false)).as("alone, larger than the bound").isEqualTo(LiveMemory.Take.TAKEN);
 		assertThat(account.take(1, false)).isEqualTo(LiveMemory.Take.ENDED);
 		assertThat(account.endedAt()).isEqualTo(LiveMemory.Bound.SUBSCRIPTION);
@@ -34,9 +34,9 @@ class LiveMemoryTest {
 	void pastItsConnectionsBoundTheConnectionsSubscriptionWithTheMostWaitingIsEnded() {
 		LiveMemory memory = new LiveMemory(1_000, 1_000, 100_000);
 		LiveMemory.Connection connection = memory.connection();
-		LiveMemory.Account large = account(connection, "large");
-		LiveMemory.Account small = account(connection, "small");
-		LiveMemory.Account elsewhere = account(memory.connection(), "elsewhere");
+		SubscriptionBytes large = account(connection, "large");
+		SubscriptionBytes small = account(connection, "small");
+		SubscriptionBytes elsewhere = account(memory.connection(), "elsewhere");
 		large.take(700, false);
 		small.take(200, false);
 		elsewhere.take(900, false);
@@ -51,8 +51,8 @@ class LiveMemoryTest {
 	void theSubscriptionThatHoldsTheMostOfTheConnectionEndsItselfRatherThanAnother() {
 		LiveMemory memory = new LiveMemory(1_000, 1_000, 100_000);
 		LiveMemory.Connection connection = memory.connection();
-		LiveMemory.Account large = account(connection, "large");
-		LiveMemory.Account small = account(connection, "small");
+		SubscriptionBytes large = account(connection, "large");
+		SubscriptionBytes small = account(connection, "small");
 		large.take(800, false);
 		small.take(100, false);
 		assertThat(large.take(150, false)).isEqualTo(LiveMemory.Take.ENDED);
@@ -63,9 +63,9 @@ class LiveMemoryTest {
 	@Test
 	void pastTheProcesssBoundTheProcesssSubscriptionWithTheMostWaitingIsEnded() {
 		LiveMemory memory = new LiveMemory(1_000, 1_000, 1_500);
-		LiveMemory.Account first = account(memory.connection(), "first");
-		LiveMemory.Account second = account(memory.connection(), "second");
-		LiveMemory.Account third = account(memory.connection(), "third");
+		SubscriptionBytes first = account(memory.connection(), "first");
+		SubscriptionBytes second = account(memory.connection(), "second");
+		SubscriptionBytes third = account(memory.connection(), "third");
 		first.take(900, false);
 		second.take(500, false);
 		assertThat(third.take(300, false)).isEqualTo(LiveMemory.Take.TAKEN);
@@ -78,8 +78,8 @@ class LiveMemoryTest {
 	@Test
 	void aResumesChangePausesInsteadOfEndingAnyone() {
 		LiveMemory memory = new LiveMemory(1_000, 1_000, 1_000);
-		LiveMemory.Account other = account(memory.connection(), "other");
-		LiveMemory.Account resuming = account(memory.connection(), "resuming");
+		SubscriptionBytes other = account(memory.connection(), "other");
+		SubscriptionBytes resuming = account(memory.connection(), "resuming");
 		other.take(900, false);
 		assertThat(resuming.take(200, true)).isEqualTo(LiveMemory.Take.PAUSE);
 		assertThat(this.ended).isEmpty();
@@ -91,8 +91,8 @@ class LiveMemoryTest {
 		LiveMemory memory = new LiveMemory(10 * LiveMemory.SEND_WINDOW, 10 * LiveMemory.SEND_WINDOW,
 				10 * LiveMemory.SEND_WINDOW);
 		LiveMemory.Connection connection = memory.connection();
-		LiveMemory.Account one = account(connection, "one");
-		LiveMemory.Account two = account(connection, "two");
+		SubscriptionBytes one = account(connection, "one");
+		SubscriptionBytes two = account(connection, "two");
 		one.take(LiveMemory.SEND_WINDOW, false);
 		two.take(10, false);
 		assertThat(one.open()).as("nothing in flight").isTrue();
@@ -110,7 +110,7 @@ class LiveMemoryTest {
 	void aMessageIsCountedBySizeOnceSerializedAndUntilWrittenOrDropped() {
 		LiveMemory memory = LiveMemory.unbounded();
 		LiveMemory.Connection connection = memory.connection();
-		LiveMemory.Account account = account(connection, "a");
+		SubscriptionBytes account = account(connection, "a");
 		account.take(100, false);
 		account.take(100, false);
 		account.handedOn(100, position(1));
@@ -131,7 +131,7 @@ class LiveMemoryTest {
 	void aClosedConnectionFreesAllItsSubscriptionsHold() {
 		LiveMemory memory = LiveMemory.unbounded();
 		LiveMemory.Connection connection = memory.connection();
-		LiveMemory.Account account = account(connection, "a");
+		SubscriptionBytes account = account(connection, "a");
 		account.take(300, false);
 		account.handedOn(100, position(1));
 		connection.close();
@@ -142,7 +142,7 @@ class LiveMemoryTest {
 	@Test
 	void aDetachedConnectionCountsWhatIsHandedOnAsWritten() {
 		LiveMemory memory = LiveMemory.unbounded();
-		LiveMemory.Account account = account(memory.detached(), "a");
+		SubscriptionBytes account = account(memory.detached(), "a");
 		account.take(100, false);
 		account.handedOn(100, position(7));
 		assertThat(memory.held()).isZero();
@@ -150,7 +150,7 @@ class LiveMemoryTest {
 		assertThat(account.open()).isTrue();
 	}
 
-	private LiveMemory.Account account(LiveMemory.Connection connection, String id) {
+	private SubscriptionBytes account(LiveMemory.Connection connection, String id) {
 		return connection.account(id, () -> this.woken.add(id), (bound) -> this.ended.add(id));
 	}
 
