@@ -30,7 +30,7 @@ import dev.dynamorelay.transport.web.ErrorResponses;
  *
  * <p>It takes messages in parts and puts each together itself, up to {@code maxMessageSize} bytes: Tomcat then
  * hands over a message a buffer at a time instead of holding each session's buffers as large as the largest
- * message (they are small, {@link LiveConfiguration#webSocketContainer}, and an idle connection holds nothing
+ * message (they are small, {@link LiveTransportConfiguration#webSocketContainer}, and an idle connection holds nothing
  * more). A message over the bound closes its session with 1009 (Message Too Big), which graphql-ws clients do
  * not retry.
  */

@@ -2,7 +2,6 @@ package dev.dynamorelay.transport.graphql.live;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -42,13 +41,16 @@ import dev.dynamorelay.transport.request.RequestScope;
  */
 class SubscriptionWiring implements RuntimeWiringConfigurer {
 
+	/** The property of a {@link Change} that holds its edge. */
+	private static final String EDGE = "edge";
+
 	private final Declarations declarations;
 
 	private final LiveConnections live;
 
 	private final Access access;
 
-	/** The budget each subscription's reads start with. */
+	/** The budget each change's answer starts with: each is read as a request of its own. */
 	private final RequestBudgets budgets;
 
 	SubscriptionWiring(Declarations declarations, LiveConnections live, Access access, RequestBudgets budgets) {
@@ -63,14 +65,20 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 		for (DeclaredSubscription subscription : this.declarations.subscriptions()) {
 			wiring.type(TypeRuntimeWiring.newTypeWiring(subscription.coordinates().getTypeName())
 				.dataFetcher(subscription.coordinates().getFieldName(), (environment) -> subscribe(subscription, environment)));
+			// A change's fields are its properties by name; an edge field of another name reads its edge.
+			subscription.change()
+				.edge()
+				.filter((field) -> !field.equals(EDGE))
+				.ifPresent((field) -> wiring.type(TypeRuntimeWiring.newTypeWiring(subscription.change().name())
+					.dataFetcher(field, (environment) -> environment.<Change>getSource().edge().orElse(null))));
 		}
 	}
 
-	private Flux<DataFetcherResult<Map<String, Object>>> subscribe(DeclaredSubscription subscription,
+	private Flux<DataFetcherResult<Change>> subscribe(DeclaredSubscription subscription,
 			DataFetchingEnvironment environment) {
 		RequestScope scope = RequestScope.of(environment);
 		Caller caller = scope.caller();
-		Optional<Instant> expires = caller.expiresAt();
+		Optional<Instant> expires = expiry(caller);
 		if (expires.isPresent() && !expires.get().isAfter(Instant.now())) {
 			throw AccessDeniedException.unauthenticated("The token has expired: subscribe again with a valid one.");
 		}
@@ -94,8 +102,8 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 						+ "Subscribe again with a new token, with `after` set to the last eventId received."))));
 		}
 		return changes.publishOn(Schedulers.parallel(), 32)
-			.map((change) -> DataFetcherResult.<Map<String, Object>>newResult()
-				.data(answer(subscription, change))
+			.map((change) -> DataFetcherResult.<Change>newResult()
+				.data(change)
 				.localContext(scope.event(this.budgets.start()))
 				.build());
 	}
@@ -120,16 +128,15 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			.orElseGet(() -> "address:" + scope.client().orElse("unknown"));
 	}
 
-	private static Map<String, Object> answer(DeclaredSubscription subscription, Change change) {
-		DeclaredSubscription.ChangeType type = subscription.change();
-		Map<String, Object> fields = new LinkedHashMap<>();
-		fields.put(DeclaredSubscription.ChangeType.KIND, change.kind().name());
-		type.edge().ifPresent((field) -> fields.put(field, change.edge()
-			.map((edge) -> Map.<String, Object>of("cursor", edge.cursor(), "node", edge.node()))
-			.orElse(null)));
-		type.deletedId().ifPresent((field) -> fields.put(field, change.deletedId().orElse(null)));
-		type.eventId().ifPresent((field) -> fields.put(field, change.position().eventId()));
-		return fields;
+	private static Optional<Instant> expiry(Caller caller) {
+		Object exp = caller.claims().map((claims) -> claims.get("exp")).orElse(null);
+		if (exp instanceof Instant instant) {
+			return Optional.of(instant);
+		}
+		if (exp instanceof Number seconds) {
+			return Optional.of(Instant.ofEpochSecond(seconds.longValue()));
+		}
+		return Optional.empty();
 	}
 
 }

@@ -4,7 +4,7 @@ package dev.dynamorelay.transport.graphql.live;
  * The size of Tomcat's buffers of each WebSocket session: 1 KB instead of Tomcat's 8 KB. Tomcat gives every
  * session five, allocated when it opens and held while it is open, idle or not: input, output and encoder
  * buffers sized by the system property {@value #TOMCAT_PROPERTY}, and the message buffers (binary; text, in
- * chars) sized by the container ({@link LiveConfiguration#webSocketContainer}). At 8 KB they are 48 KB a
+ * chars) sized by the container ({@link LiveTransportConfiguration#webSocketContainer}). At 8 KB they are 48 KB a
  * session, most of what an idle subscriber costs; at 1 KB, 6 KB. Messages that fit (connection_init,
  * subscribe, ping, complete; most changes) pass in one part; larger ones in parts, which
  * {@link LiveWebSocketHandler} puts together, and outgoing ones in frames of this size, which every WebSocket

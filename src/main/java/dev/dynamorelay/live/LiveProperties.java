@@ -1,4 +1,4 @@
-package dev.dynamorelay.transport.graphql.live;
+package dev.dynamorelay.live;
 
 import java.time.Duration;
 
@@ -6,11 +6,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
-import dev.dynamorelay.live.LiveMemory;
-import dev.dynamorelay.live.LiveSettings;
-
 /**
- * Live connections: how often the streams are read, and how many subscriptions a process serves.
+ * Live connections: how often the streams are read, and how many subscriptions a process serves. (The WebSocket
+ * transport's own setting under the same prefix, {@code send-timeout}, is the transport's.)
  *
  * @param pollInterval how long a stream reader waits before reading a shard again after a read that found
  * nothing, while the table has subscribers (a read that found records reads again at once)
@@ -38,8 +36,6 @@ import dev.dynamorelay.live.LiveSettings;
  * @param replayRate the changes that resuming subscriptions are handed per second, all of them together (what
  * catching up costs is judging each change, making it a message and sending it: this bounds its share of the
  * processors, so that other callers' requests keep their pace)
- * @param sendTimeout how long a write to a WebSocket client may wait for the client to read: a client that reads
- * nothing for so long is disconnected (close 1013, which graphql-ws clients retry)
  * @param enabled whether this process serves the schema's live connections: false reads no stream and refuses
  * every subscription with UNAVAILABLE, for the instances of a deployment that leave subscriptions to others
  * (DynamoDB Streams serves two readers of a shard); queries and mutations are served either way
@@ -50,16 +46,12 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 		@DefaultValue("256") int buffer, @DefaultValue("4MB") DataSize maxPendingBytesPerSubscription,
 		@DefaultValue("16MB") DataSize maxPendingBytesPerConnection, DataSize maxPendingBytes,
 		@DefaultValue("2") int maxReplayReads, @DefaultValue("2000") int replayRate,
-		@DefaultValue("10s") Duration sendTimeout,
 		@DefaultValue("true") boolean enabled) {
 
 	public LiveProperties {
 		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1 || maxReplayReads < 1
 				|| replayRate < 1) {
 			throw new IllegalArgumentException("dynamo-relay.live limits must be at least 1");
-		}
-		if (sendTimeout.isNegative() || sendTimeout.isZero()) {
-			throw new IllegalArgumentException("dynamo-relay.live.send-timeout must be positive, got " + sendTimeout);
 		}
 		if (maxPendingBytesPerSubscription.toBytes() < 1 || maxPendingBytesPerConnection.toBytes() < 1
 				|| (maxPendingBytes != null && maxPendingBytes.toBytes() < 1)) {

@@ -1,57 +1,41 @@
-package dev.dynamorelay.transport.graphql.live;
+package dev.dynamorelay.live;
 
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.graphql.server.WebGraphQlHandler;
-import org.springframework.http.converter.HttpMessageConverter;
-import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
-import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.access.Access;
 import dev.dynamorelay.budget.FairShare;
-import dev.dynamorelay.budget.RequestBudgets;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
-import dev.dynamorelay.live.LiveConnections;
-import dev.dynamorelay.live.LiveMemory;
-import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.pagination.Paginator;
-import dev.dynamorelay.transport.web.HttpLimitsProperties;
 
 /**
- * Live connections: a stream reader for each table a {@code @live} field reads, started once the tables are
- * checked; the subscriptions' data fetchers; and the WebSocket transport's handler, callers and buffers.
+ * The live engine: a stream reader for each table a {@code @live} field reads, started once the tables are
+ * checked, and the subscriptions ended when the server stops; and its settings ({@link LiveProperties}). The
+ * transports (GraphQL over WebSocket and Server-Sent Events) subscribe through {@link LiveConnections}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(LiveProperties.class)
 class LiveConfiguration {
-
-	/**
-	 * Room for a graphql-ws message's own fields ({@code type}, {@code id}) around the request it carries: a
-	 * subscribe message carrying the largest request body a POST may send is taken.
-	 */
-	static final long MESSAGE_ENVELOPE = 1024;
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveConfiguration.class);
 
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
 			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties, FairShare fairShare,
-			ObjectProvider<LiveMeters> meters, ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry)
+			ObjectProvider<LiveMeters> meters, ObjectProvider<MeterRegistry> registry)
 			throws Exception {
 		List<String> read = tables.declarations()
 			.subscriptions()
@@ -66,13 +50,13 @@ class LiveConfiguration {
 		LiveMemory memory = properties.memory();
 		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
 				meters.getIfAvailable(() -> LiveMeters.NONE), memory, fairShare);
-		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
+		registry.ifAvailable((meterRegistry) -> Gauge
 			.builder("dynamorelay.live.pending", memory, LiveMemory::held)
 			.description("Bytes of changes waiting to be sent to subscribers: in their buffers, and handed to the "
 					+ "transport but not yet written (dynamo-relay.live.max-pending-bytes)")
 			.baseUnit("bytes")
 			.register(meterRegistry));
-		registry.ifAvailable((meterRegistry) -> io.micrometer.core.instrument.Gauge
+		registry.ifAvailable((meterRegistry) -> Gauge
 			.builder("dynamorelay.live.stream.lag", live, (connections) -> connections.lag().toMillis() / 1000.0)
 			.description("How far the stream readers are behind the streams' newest records: the age of the last "
 					+ "record a read found, 0 once a read finds nothing more (DynamoDB tells a record's time to the "
@@ -172,50 +156,6 @@ class LiveConfiguration {
 			}
 
 		};
-	}
-
-	@Bean
-	SubscriptionWiring subscriptionWiring(DeclaredTables tables, LiveConnections live, Access access,
-			RequestBudgets budgets) {
-		return new SubscriptionWiring(tables.declarations(), live, access, budgets);
-	}
-
-	/**
-	 * Replaces Boot's handler of the same name: it knows its sessions, to drop, refuse and close them, and takes
-	 * a message as large as a request body (dynamo-relay.http.max-body-size) with its envelope.
-	 */
-	@Bean
-	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
-			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, LiveProperties liveProperties) {
-		WebSocketSessionGone.install();
-		@SuppressWarnings("unchecked")
-		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
-		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
-				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
-				json, liveProperties.sendTimeout());
-	}
-
-	/** Ties each subscription to its transport connection's account of bytes. */
-	@Bean
-	LiveOutlets liveOutlets() {
-		return new LiveOutlets();
-	}
-
-	/**
-	 * Tomcat's message buffers of each WebSocket session, small: the handler takes messages in parts of this size,
-	 * so they bound no message (with whole messages, each would be the largest message a session could take).
-	 */
-	@Bean
-	ServletServerContainerFactoryBean webSocketContainer() {
-		ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
-		container.setMaxTextMessageBufferSize(WebSocketBuffers.SIZE);
-		container.setMaxBinaryMessageBufferSize(WebSocketBuffers.SIZE);
-		return container;
-	}
-
-	@Bean
-	WebSocketCallers webSocketCallers(ObjectProvider<JwtDecoder> decoder, ObjectProvider<LiveWebSocketHandler> handler) {
-		return new WebSocketCallers(decoder, handler);
 	}
 
 }
