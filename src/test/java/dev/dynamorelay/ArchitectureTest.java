@@ -1,5 +1,6 @@
 package dev.dynamorelay;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -81,6 +82,21 @@ class ArchitectureTest {
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.dynamorelay.engine..")
+			.check(MAIN);
+	}
+
+	/**
+	 * The live engine owns its settings: its GraphQL side takes what it needs through the engines' own types and
+	 * beans, never their {@code *Properties} (its WebSocket transport's own setting is the transport's).
+	 */
+	@Test
+	void theLiveTransportTakesNoEngineSettings() {
+		noClasses().that()
+			.resideInAPackage("dev.dynamorelay.transport.graphql.live..")
+			.should()
+			.dependOnClassesThat(JavaClass.Predicates.simpleNameEndingWith("Properties")
+				.and(JavaClass.Predicates.resideInAnyPackage("dev.dynamorelay.live..", "dev.dynamorelay.dynamodb..",
+						"dev.dynamorelay.pagination..", "dev.dynamorelay.budget..", "dev.dynamorelay.write..")))
 			.check(MAIN);
 	}
 

@@ -32,7 +32,8 @@ import dev.dynamorelay.dynamodb.DynamoDbFailures;
  * or DynamoDB's rotation every few hours) is read to its end, and only then are its children read, from their
  * first record, so that an item's changes stay in order across a split. Records are told apart by sequence
  * number: a shard re-read after an error delivers nothing twice. One GetRecords per shard is in flight at a
- * time; a read that found records reads again at once, one that found none waits the poll interval.
+ * time; a read that found records reads again at once, one that found none waits the poll interval. It reads
+ * through the table's {@link StreamShards}, as the resumes' readings of the stream do ({@link Replays}).
  */
 final class StreamReader {
 
@@ -168,8 +169,6 @@ final class StreamReader {
 
 		private volatile BigInteger last = BigInteger.ZERO;
 
-		private volatile boolean readAny;
-
 		private volatile boolean drained;
 
 		/** How old the last record of the last read was when read; zero when that read found nothing. */
@@ -232,7 +231,6 @@ final class StreamReader {
 		}
 
 		private void deliver(ChangeRecord record) {
-			this.readAny = true;
 			if (record.sequenceNumber().compareTo(this.last) <= 0) {
 				return;
 			}
@@ -264,11 +262,7 @@ final class StreamReader {
 
 		/** A new iterator right behind the last record delivered (or at the start, before any). */
 		private void reopen() {
-			reopen((this.last.signum() > 0) ? StreamShards.Start.after(this.last) : StreamShards.Start.OLDEST);
-		}
-
-		private void reopen(StreamShards.Start start) {
-			open(start).whenComplete((opened, failure) -> {
+			open((this.last.signum() > 0) ? StreamShards.Start.after(this.last) : StreamShards.Start.OLDEST).whenComplete((opened, failure) -> {
 				if (failure != null) {
 					Throwable cause = DynamoDbFailures.unwrap(failure);
 					if (cause instanceof ResourceNotFoundException || cause instanceof TrimmedDataAccessException) {

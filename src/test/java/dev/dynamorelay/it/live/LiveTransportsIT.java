@@ -96,6 +96,51 @@ class LiveTransportsIT extends IntegrationTest {
 		}
 	}
 
+	/**
+	 * The same answer prints the same JSON over both transports: a {@code Float} of 120 is {@code 120.0} over
+	 * graphql-transport-ws as over HTTP (a query, and a subscription's change against Server-Sent Events), not
+	 * {@code 120} over the WebSocket alone.
+	 */
+	@Test
+	void aFloatPrintsOverWebSocketAsOverHttp() throws Exception {
+		String userId = this.fixtures.buyer("ws-float");
+		this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_760_003_000_000L, "books", "120")));
+		String query = "query($u: String!) { user(userId: $u) { purchases { edges { node { amount } } } } }";
+		HttpResponse<String> overHttp = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/graphql"))
+				.header("Content-Type", "application/json")
+				.header("Accept", "application/graphql-response+json")
+				.POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query, "variables",
+						Map.of("u", userId)))))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(overHttp.body()).contains("\"amount\":120.0");
+		HttpResponse<Stream<String>> events = HttpClient.newHttpClient()
+			.send(changesOverServerSentEvents(userId), HttpResponse.BodyHandlers.ofLines());
+		BlockingQueue<String> lines = linesOf(events);
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 65536, null)) {
+			socket.send(RawWebSocket.subscribe("q", query, Map.of("u", userId)));
+			assertThat(socket.nextText(Duration.ofSeconds(10))).as("the query's answer over the WebSocket")
+				.contains("\"amount\":120.0");
+			assertThat(socket.nextText(Duration.ofSeconds(10))).as("the query's end").contains("\"complete\"");
+			socket.send(RawWebSocket.subscribe("s",
+					"subscription($u: String!) { purchaseChanges(userId: $u) { kind edge { node { amount } } } }",
+					Map.of("u", userId)));
+			assertThat(lines.poll(10, TimeUnit.SECONDS)).as("the stream's first line").isEqualTo(":subscribed");
+			// The WebSocket's subscription is registered once a write reaches it: write until one does.
+			String overWebSocket = null;
+			for (int attempt = 0; attempt < 10 && overWebSocket == null; attempt++) {
+				this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_760_003_100_000L + attempt, "books", "120")));
+				overWebSocket = socket.nextText(Duration.ofSeconds(2));
+			}
+			assertThat(overWebSocket).as("a change over the WebSocket").isNotNull().contains("\"amount\":120.0");
+			assertThat(dataOfNext(lines, Duration.ofSeconds(10))).as("a change over Server-Sent Events")
+				.contains("\"amount\":120.0");
+		}
+		finally {
+			events.body().close();
+		}
+	}
+
 	@Test
 	void aStoppingServerClosesItsWebSocketsWithServiceRestart() throws Exception {
 		try (ConfigurableApplicationContext server = new SpringApplicationBuilder(DynamoRelayApplication.class)

@@ -65,13 +65,19 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 		for (DeclaredSubscription subscription : this.declarations.subscriptions()) {
 			wiring.type(TypeRuntimeWiring.newTypeWiring(subscription.coordinates().getTypeName())
 				.dataFetcher(subscription.coordinates().getFieldName(), (environment) -> subscribe(subscription, environment)));
-			// A change's fields are its properties by name; an edge field of another name reads its edge.
-			subscription.change()
-				.edge()
-				.filter((field) -> !field.equals(EDGE))
-				.ifPresent((field) -> wiring.type(TypeRuntimeWiring.newTypeWiring(subscription.change().name())
-					.dataFetcher(field, (environment) -> environment.<Change>getSource().edge().orElse(null))));
+			changeFields(wiring, subscription.change());
 		}
+	}
+
+	/**
+	 * Wires a change type: its fields are a {@link Change}'s properties by name, as graphql-java reads a record (an
+	 * empty value is null); an edge field of another name reads its edge.
+	 */
+	static void changeFields(RuntimeWiring.Builder wiring, DeclaredSubscription.ChangeType type) {
+		type.edge()
+			.filter((field) -> !field.equals(EDGE))
+			.ifPresent((field) -> wiring.type(TypeRuntimeWiring.newTypeWiring(type.name())
+				.dataFetcher(field, (environment) -> environment.<Change>getSource().edge().orElse(null))));
 	}
 
 	private Flux<DataFetcherResult<Change>> subscribe(DeclaredSubscription subscription,
