@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.support;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,40 +24,40 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * categories of 25,000, 2 of a category per {@code purchasedAt}), one user whose 40 purchases of
  * 60 KB span DynamoDB's 1 MB response limit, and 1,000,000 movies of one year for the long walk.
  */
-final class BenchData {
+public final class BenchData {
 
-	static final int USERS = 2_000;
+	public static final int USERS = 2_000;
 
-	static final int PURCHASES_PER_USER = 100;
+	public static final int PURCHASES_PER_USER = 100;
 
-	static final int CATEGORIES = 8;
+	public static final int CATEGORIES = 8;
 
-	static final int MOVIES = 1_000_000;
+	public static final int MOVIES = 1_000_000;
 
 	/** Movies loaded for the fairness section alone: its hostile pages read the partition's first 12,000. */
-	static final int FAIRNESS_MOVIES = 50_000;
+	public static final int FAIRNESS_MOVIES = 50_000;
 
-	static final int MOVIE_YEAR = 1;
+	public static final int MOVIE_YEAR = 1;
 
-	static final String BIG_USER = "bench-big";
+	public static final String BIG_USER = "bench-big";
 
-	static final long T0 = 1_700_000_000_000L;
+	public static final long T0 = 1_700_000_000_000L;
 
 	private static final int IN_FLIGHT = 16;
 
 	private BenchData() {
 	}
 
-	static String userId(int i) {
+	public static String userId(int i) {
 		return "bench-user-%04d".formatted(i);
 	}
 
-	static String category(int i) {
+	public static String category(int i) {
 		return "cat-" + i;
 	}
 
 	/** Loads the data set; {@code moviesTable} null leaves the movies out (the start-up section needs none). */
-	static void load(DynamoDbAsyncClient dynamoDb, String usersTable, String purchasesTable, String moviesTable,
+	public static void load(DynamoDbAsyncClient dynamoDb, String usersTable, String purchasesTable, String moviesTable,
 			int movies) {
 		Loader loader = new Loader(dynamoDb);
 		for (int u = 0; u < USERS; u++) {
@@ -93,7 +93,7 @@ final class BenchData {
 	}
 
 	/** The users alone (the write and live sections write their own purchases). */
-	static void loadUsers(DynamoDbAsyncClient dynamoDb, String usersTable) {
+	public static void loadUsers(DynamoDbAsyncClient dynamoDb, String usersTable) {
 		Loader loader = new Loader(dynamoDb);
 		for (int u = 0; u < USERS; u++) {
 			loader.put(usersTable, Map.of("userId", AttributeValue.fromS(userId(u)), "name",
@@ -103,7 +103,7 @@ final class BenchData {
 	}
 
 	/** Partitions of the export's table: a parallel Scan's segments split by partition key. */
-	static final int EXPORT_PARTITIONS = 10_000;
+	public static final int EXPORT_PARTITIONS = 10_000;
 
 	/**
 	 * The export's table: {@code count} items like the movies (a title and a rating) spread over
@@ -111,7 +111,7 @@ final class BenchData {
 	 * parallel Scan's segments share the work; the movies' one partition would put every item in one
 	 * segment.
 	 */
-	static void loadExportItems(DynamoDbAsyncClient dynamoDb, String table, int count) {
+	public static void loadExportItems(DynamoDbAsyncClient dynamoDb, String table, int count) {
 		dynamoDb.createTable((create) -> create.tableName(table)
 			.keySchema(KeySchemaElement.builder().attributeName("part").keyType(KeyType.HASH).build(),
 					KeySchemaElement.builder().attributeName("n").keyType(KeyType.RANGE).build())

@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.abuse;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,7 +47,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.it.RawHttp;
+import dev.dynamorelay.bench.fairness.Hostile;
+import dev.dynamorelay.bench.support.Bench;
+import dev.dynamorelay.bench.support.BenchData;
+import dev.dynamorelay.bench.support.Clients;
+import dev.dynamorelay.bench.support.GraphQl;
+import dev.dynamorelay.bench.support.Processes;
+import dev.dynamorelay.bench.support.ServerProcess;
+import dev.dynamorelay.bench.support.Stats;
+import dev.dynamorelay.bench.support.RawHttp;
 
 /**
  * The benchmark's abuse section ({@code BENCH_ONLY=abuse}): the normal 20-edge page of the fairness section
@@ -65,7 +73,7 @@ import dev.dynamorelay.it.RawHttp;
  * missed, every attack's answers by kind, the longest answer of the requests that run into the deadline,
  * the server's own refusal and error counters and what it logged.
  */
-final class Abuse {
+public final class Abuse {
 
 	private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -152,7 +160,7 @@ final class Abuse {
 
 	}
 
-	private final Benchmark bench;
+	private final Bench bench;
 
 	private final long pid;
 
@@ -173,7 +181,7 @@ final class Abuse {
 	private final Duration bodyTimeout = serverDuration("dynamo-relay.http.body-timeout", "10s");
 
 	/** The attacks' own client: a pool apart from the normal clients'. */
-	private final CloseableHttpClient attacks = Benchmark.httpClient();
+	private final CloseableHttpClient attacks = GraphQl.httpClient();
 
 	/** The probes' client: a new connection for every probe, as a platform's health checker opens. */
 	private final CloseableHttpClient probes = HttpClients.custom()
@@ -214,7 +222,7 @@ final class Abuse {
 	/** The deadline requests answered later than the timeout and its margin: time, when, how. */
 	private final ConcurrentLinkedQueue<String> late = new ConcurrentLinkedQueue<>();
 
-	Abuse(Benchmark bench, long pid, int port, int managementPort) {
+	public Abuse(Bench bench, long pid, int port, int managementPort) {
 		this.bench = bench;
 		this.pid = pid;
 		this.port = port;
@@ -222,18 +230,18 @@ final class Abuse {
 	}
 
 	/** The server's arguments for the production set-up (docs/operating.md): the actuator on its own port. */
-	static List<String> productionSetUp(int managementPort) {
+	public static List<String> productionSetUp(int managementPort) {
 		return List.of("--management.server.port=" + managementPort, "--management.server.address=127.0.0.1",
 				"--management.endpoint.health.show-details=always");
 	}
 
-	void run() throws Exception {
+	public void run() throws Exception {
 		String category = BenchData.category(5);
 		System.out.println("Abuse: warming up under load ...");
 		List<String> cursors = this.bench.walkCursors(category, 100);
-		this.bench.warmUp(cursors, category, Benchmark.rawPage(BenchData.category(3)));
+		this.bench.warmUp(cursors, category, Bench.rawPage(BenchData.category(3)));
 		List<byte[]> bodies = cursors.stream()
-			.map((cursor) -> Benchmark.body(Benchmark.PAGE_20, Benchmark.vars("c", category, "a", cursor)))
+			.map((cursor) -> GraphQl.body(Bench.PAGE_20, GraphQl.vars("c", category, "a", cursor)))
 			.toList();
 		// The warm-up's rounds are of 8 clients; the measured load is 16, and its JIT settles later.
 		normal(bodies, Duration.ofSeconds(60), null);
@@ -336,8 +344,8 @@ final class Abuse {
 		this.bench.row("abuse: liveness and readiness on the management port every second: seconds missed",
 				"%d of %d".formatted(missed, probeSeconds), "-",
 				"liveness missed %d, readiness missed %d; slowest %s / %s".formatted(count(live, false),
-						count(ready, false), Benchmark.ms(this.slowestProbe.get("/actuator/health/liveness").get() / 1e6),
-						Benchmark.ms(this.slowestProbe.get("/actuator/health/readiness").get() / 1e6)),
+						count(ready, false), Stats.ms(this.slowestProbe.get("/actuator/health/liveness").get() / 1e6),
+						Stats.ms(this.slowestProbe.get("/actuator/health/readiness").get() / 1e6)),
 				"each answers 200 within 1 s, every second", missed == 0);
 		scrapes(scrapes, scrapeBefore, scrapeAfter);
 		refusals(scrapeBefore, scrapeAfter);
@@ -407,7 +415,7 @@ final class Abuse {
 	private record Normal(double[] latencies, int failed) {
 
 		double p(double percentile) {
-			return Benchmark.percentile(this.latencies, percentile);
+			return Stats.percentile(this.latencies, percentile);
 		}
 
 	}
@@ -424,7 +432,7 @@ final class Abuse {
 			}
 		}
 		int failed;
-		try (Benchmark.Clients<Integer> clients = Benchmark.Clients.start(NORMAL_CLIENTS,
+		try (Clients<Integer> clients = Clients.start(NORMAL_CLIENTS,
 				(client) -> () -> this.bench.normalWindow(bodies, duration, latencies.get(client)))) {
 			failed = clients.join().stream().mapToInt(Integer::intValue).sum();
 		}
@@ -532,8 +540,8 @@ final class Abuse {
 	private void deadline(ExecutorService pool) {
 		List<Runnable> requests = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
-			requests.add(() -> heavy("100 users x 100 purchases x user", Benchmark.Hostile.NESTED.body));
-			requests.add(() -> heavy("20 aliased filtered movies pages", Benchmark.Hostile.ALIASES_20.body));
+			requests.add(() -> heavy("100 users x 100 purchases x user", Hostile.NESTED.body));
+			requests.add(() -> heavy("20 aliased filtered movies pages", Hostile.ALIASES_20.body));
 		}
 		if (pool == null) {
 			requests.forEach(Runnable::run);
@@ -557,14 +565,14 @@ final class Abuse {
 		if (answer.status != 200 || answer.body == null) {
 			described = answer.describe();
 		}
-		else if (Benchmark.indexOf(answer.body, UNAVAILABLE) >= 0) {
+		else if (GraphQl.indexOf(answer.body, UNAVAILABLE) >= 0) {
 			described = "200 UNAVAILABLE";
 		}
-		else if (Benchmark.indexOf(answer.body, ERRORS) >= 0) {
+		else if (GraphQl.indexOf(answer.body, ERRORS) >= 0) {
 			described = answer.describe();
 		}
 		else {
-			described = (scanned(answer.body) >= Benchmark.REQUEST_BUDGET) ? "200 cut" : "200 served";
+			described = (scanned(answer.body) >= Bench.REQUEST_BUDGET) ? "200 cut" : "200 served";
 		}
 		count(Kind.DEADLINE, what, described);
 		this.seconds.computeIfAbsent(Kind.DEADLINE, (k) -> new ConcurrentLinkedQueue<>()).add(answer.seconds);
@@ -575,7 +583,7 @@ final class Abuse {
 	}
 
 	private static long scanned(byte[] body) {
-		int at = Benchmark.indexOf(java.util.Arrays.copyOfRange(body, Math.max(0, body.length - 400), body.length), SCANNED);
+		int at = GraphQl.indexOf(java.util.Arrays.copyOfRange(body, Math.max(0, body.length - 400), body.length), SCANNED);
 		if (at < 0) {
 			return -1;
 		}
@@ -865,11 +873,11 @@ final class Abuse {
 	 * {@code target/bench/abuse-histogram-<name>.txt}.
 	 */
 	private Memory memory(String name) throws Exception {
-		long heap = Benchmark.heapUsedAfterGc(this.pid);
+		long heap = Processes.heapUsedAfterGc(this.pid);
 		Memory resident = resident();
 		Map<String, long[]> histogram = new LinkedHashMap<>();
 		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-		String text = Benchmark.run(jcmd, Long.toString(this.pid), "GC.class_histogram");
+		String text = Processes.run(jcmd, Long.toString(this.pid), "GC.class_histogram");
 		Files.writeString(Path.of("target", "bench", "abuse-histogram-" + name + ".txt"), text);
 		Matcher line = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE).matcher(text);
 		while (line.find()) {
@@ -889,13 +897,13 @@ final class Abuse {
 	private void memory(Memory before, Memory start, Memory middle, Memory end) {
 		double heapRatio = (double) end.heap / start.heap;
 		this.bench.row("abuse: server heap after GC at the end vs at the start (after a first %d s of attacks)"
-			.formatted(FIRST_ROUND.toSeconds()), Benchmark.mb(end.heap), Benchmark.mb(start.heap),
-				"%.2fx; %s before any attack".formatted(heapRatio, Benchmark.mb(before.heap)),
+			.formatted(FIRST_ROUND.toSeconds()), Stats.mb(end.heap), Stats.mb(start.heap),
+				"%.2fx; %s before any attack".formatted(heapRatio, Stats.mb(before.heap)),
 				"<= 1.10x", heapRatio <= 1.10);
 		double rssRatio = (double) end.rss / start.rss;
-		this.bench.row("abuse: server RSS (VmRSS) at the end vs at the start", Benchmark.mb(end.rss), Benchmark.mb(start.rss),
+		this.bench.row("abuse: server RSS (VmRSS) at the end vs at the start", Stats.mb(end.rss), Stats.mb(start.rss),
 				"%.2fx; %s before any attack, %s at half the window; threads %d, %d, %s, %d".formatted(rssRatio,
-						Benchmark.mb(before.rss), (middle == null) ? "not read" : Benchmark.mb(middle.rss), before.threads,
+						Stats.mb(before.rss), (middle == null) ? "not read" : Stats.mb(middle.rss), before.threads,
 						start.threads, (middle == null) ? "-" : Long.toString(middle.threads), end.threads),
 				"<= 1.10x", rssRatio <= 1.10);
 		grown("before any attack to the start", before, start);
@@ -956,14 +964,14 @@ final class Abuse {
 
 		/** The fairness section's "100 users x 100 purchases x user", which the cost limits let through. */
 		README_EXAMPLE("README's 20,100-item example (docs/limits.md): 100 users x 100 purchases x their user",
-				Benchmark.Hostile.NESTED.body);
+				Hostile.NESTED.body);
 
 		final String description;
 
 		final byte[] body;
 
 		MultiCall(String description, String document) {
-			this(description, Benchmark.body(document, Map.of()));
+			this(description, GraphQl.body(document, Map.of()));
 		}
 
 		MultiCall(String description, byte[] body) {
@@ -981,7 +989,7 @@ final class Abuse {
 		}
 
 		double p50Millis() {
-			return Benchmark.percentile(this.seconds.stream().mapToDouble(Double::doubleValue).toArray(), 50) * 1000;
+			return Stats.percentile(this.seconds.stream().mapToDouble(Double::doubleValue).toArray(), 50) * 1000;
 		}
 
 		double longest() {
@@ -1023,7 +1031,7 @@ final class Abuse {
 			latencies.add(new ArrayList<>());
 		}
 		int failed;
-		try (Benchmark.Clients<Integer> clients = Benchmark.Clients.start(NORMAL_CLIENTS,
+		try (Clients<Integer> clients = Clients.start(NORMAL_CLIENTS,
 				(client) -> () -> pagesUntil(stop, bodies, latencies.get(client)))) {
 			// The connections reach their pace, then the four go in turns beside them.
 			Thread.sleep(2_000);
@@ -1044,8 +1052,8 @@ final class Abuse {
 	private void multiCall(MultiCall request, MultiCallAnswers answers) {
 		Exchange answer = exchange(post("/graphql", request.body));
 		answers.seconds.add(answer.seconds);
-		if (answer.status != 200 || answer.body == null || Benchmark.indexOf(answer.body, ERRORS) >= 0) {
-			answers.failures.add((answer.body != null && Benchmark.indexOf(answer.body, UNAVAILABLE) >= 0)
+		if (answer.status != 200 || answer.body == null || GraphQl.indexOf(answer.body, ERRORS) >= 0) {
+			answers.failures.add((answer.body != null && GraphQl.indexOf(answer.body, UNAVAILABLE) >= 0)
 					? "%d UNAVAILABLE".formatted(answer.status) : answer.describe());
 		}
 	}
@@ -1085,8 +1093,8 @@ final class Abuse {
 			Map<String, Long> how = new TreeMap<>();
 			beside.failures.forEach((failure) -> how.merge(failure, 1L, Long::sum));
 			this.bench.row("abuse: attack 3: %s, beside the normal page on %d connections vs alone: p50"
-				.formatted(request.description, NORMAL_CLIENTS), Benchmark.ms(beside.p50Millis()),
-					Benchmark.ms(alone.p50Millis()),
+				.formatted(request.description, NORMAL_CLIENTS), Stats.ms(beside.p50Millis()),
+					Stats.ms(alone.p50Millis()),
 					"%.1fx; failed %d of %d beside%s, %d of %d alone; longest %.2f s".formatted(
 							beside.p50Millis() / alone.p50Millis(), beside.failures.size(), beside.seconds.size(),
 							how.isEmpty() ? "" : " " + how, alone.failures.size(), alone.seconds.size(), longest),
@@ -1104,8 +1112,8 @@ final class Abuse {
 		}
 		Normal pages = multiCalls.pages;
 		this.bench.row("... attack 3: the normal page on %d connections beside the four vs alone: p50".formatted(
-				NORMAL_CLIENTS), Benchmark.ms(pages.p(50)), Benchmark.ms(pagesAlone.p(50)),
-				"%.2fx; p99 %s; %,d served, %d failed".formatted(pages.p(50) / pagesAlone.p(50), Benchmark.ms(pages.p(99)),
+				NORMAL_CLIENTS), Stats.ms(pages.p(50)), Stats.ms(pagesAlone.p(50)),
+				"%.2fx; p99 %s; %,d served, %d failed".formatted(pages.p(50) / pagesAlone.p(50), Stats.ms(pages.p(99)),
 						pages.latencies.length, pages.failed),
 				"0 failed", pages.failed == 0);
 		figures.put("normalPage", Map.of("besideP50Ms", pages.p(50), "aloneP50Ms", pagesAlone.p(50), "failed",
@@ -1119,8 +1127,8 @@ final class Abuse {
 	private void report(Normal alone, Normal attacked, Normal again, double attackSeconds) {
 		double ratio = attacked.p(50) / alone.p(50);
 		this.bench.row("abuse: normal 20-edge page, %d clients, beside the attacks vs alone: p50".formatted(NORMAL_CLIENTS),
-				Benchmark.ms(attacked.p(50)), Benchmark.ms(alone.p(50)), "%.2fx".formatted(ratio), "<= 2x", ratio <= 2);
-		this.bench.row("... p99", Benchmark.ms(attacked.p(99)), Benchmark.ms(alone.p(99)),
+				Stats.ms(attacked.p(50)), Stats.ms(alone.p(50)), "%.2fx".formatted(ratio), "<= 2x", ratio <= 2);
+		this.bench.row("... p99", Stats.ms(attacked.p(99)), Stats.ms(alone.p(99)),
 				"%.2fx".formatted(attacked.p(99) / alone.p(99)), "-", null);
 		this.bench.row("... normal pages served / failed (beside | alone)",
 				"%,d / %d".formatted(attacked.latencies.length, attacked.failed),
@@ -1135,9 +1143,9 @@ final class Abuse {
 		for (String failure : failures.subList(0, Math.min(5, failures.size()))) {
 			System.out.println("  a normal page failed: " + failure);
 		}
-		this.bench.row("... alone again after the attacks vs alone before: p50", Benchmark.ms(again.p(50)),
-				Benchmark.ms(alone.p(50)), "%.2fx (p99 %s, %d failed)".formatted(again.p(50) / alone.p(50),
-						Benchmark.ms(again.p(99)), again.failed),
+		this.bench.row("... alone again after the attacks vs alone before: p50", Stats.ms(again.p(50)),
+				Stats.ms(alone.p(50)), "%.2fx (p99 %s, %d failed)".formatted(again.p(50) / alone.p(50),
+						Stats.ms(again.p(99)), again.failed),
 				"-", null);
 		for (Kind kind : Kind.values()) {
 			Map<String, LongAdder> counts = this.answers.getOrDefault(kind, Map.of());
@@ -1185,8 +1193,8 @@ final class Abuse {
 		ConcurrentLinkedQueue<Double> times = this.seconds.getOrDefault(Kind.DEADLINE, new ConcurrentLinkedQueue<>());
 		double[] sorted = times.stream().mapToDouble(Double::doubleValue).toArray();
 		this.bench.row("... deadline attacks: longest answer", "%.2f s".formatted(longest), "-",
-				(sorted.length == 0) ? "-" : "p50 %.2f s, p99 %.2f s, timeout %s".formatted(Benchmark.percentile(sorted, 50),
-						Benchmark.percentile(sorted, 99), this.deadline.toSeconds() + " s"),
+				(sorted.length == 0) ? "-" : "p50 %.2f s, p99 %.2f s, timeout %s".formatted(Stats.percentile(sorted, 50),
+						Stats.percentile(sorted, 99), this.deadline.toSeconds() + " s"),
 				"<= timeout + %d s (%.0f s)".formatted(DEADLINE_MARGIN.toSeconds(), limit),
 				sorted.length > 0 && longest <= limit);
 		this.late.stream().limit(10).forEach((late) -> System.out.println("  a deadline attack answered late: " + late));
@@ -1214,7 +1222,7 @@ final class Abuse {
 		this.bench.row("abuse: /actuator/prometheus on the management port every 10 s",
 				"%d of %d answered".formatted(answered, scrapes.size()), "-",
 				"slowest %s, largest %,d chars (%,d before the attacks); %d operation labels, the longest %d chars"
-					.formatted(Benchmark.ms(slowest), largest, first.text.length(), operations.size(), longestLabel),
+					.formatted(Stats.ms(slowest), largest, first.text.length(), operations.size(), longestLabel),
 				"each answers 200 within 10 s; labels <= 100 chars", answered == scrapes.size() && !scrapes.isEmpty()
 						&& longestLabel <= 100);
 	}
@@ -1412,7 +1420,7 @@ final class Abuse {
 
 	/** A duration the server was given in {@code BENCH_SERVER_ARGS}, or its default. */
 	private static Duration serverDuration(String property, String defaultValue) {
-		for (String argument : Benchmark.serverArguments()) {
+		for (String argument : ServerProcess.arguments()) {
 			if (argument.startsWith("--" + property + "=")) {
 				return DurationStyle.detectAndParse(argument.substring(property.length() + 3));
 			}

@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.engine;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -10,13 +10,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.engine.store.Database;
 import dev.dynamorelay.engine.store.DatabaseOptions;
-import dev.dynamorelay.engine.store.StoreFigures;
 
 /**
  * The engine section's figures inside the engine, without HTTP, in a JVM of its own that {@link EngineSpeed} starts:
- * the heap of 1,000,000 items of 200 bytes first, in the fresh JVM ({@link StoreFigures#millionItems}), then the
+ * the heap of 1,000,000 items of 200 bytes first, in the fresh JVM ({@link InsideFigures#millionItems}), then the
  * section's own 50-item Query, the one sent over HTTP, on the store's {@link Database} on one thread, timed as
- * {@link StoreFigures#time} times a call. Prints its figures as one line of JSON, last.
+ * {@link InsideFigures#time} times a call. Prints its figures as one line of JSON, last.
  */
 public final class EngineInside {
 
@@ -25,27 +24,27 @@ public final class EngineInside {
 
 	public static void main(String[] args) {
 		Map<String, Object> figures = new LinkedHashMap<>();
-		StoreFigures.Heap heap = StoreFigures.millionItems();
+		InsideFigures.Heap heap = InsideFigures.millionItems();
 		figures.put("items", heap.items());
 		figures.put("itemBytes", heap.itemBytes());
 		figures.put("heapBytes", heap.heapBytes());
 		System.out.printf("    1,000,000 items of %d bytes: %.0f MB of heap%n", heap.itemBytes(), heap.heapBytes() / 1048576.0);
 		try (Database database = new Database(DatabaseOptions.defaults().withTimeToLiveSweep(Duration.ZERO))) {
-			database.createTable(EngineSpeed.pagesTable());
-			for (int partition = 0; partition < EngineSpeed.PARTITIONS; partition++) {
-				for (int position = 0; position < EngineSpeed.PAGE_ITEMS; position++) {
+			database.createTable(EngineData.pagesTable());
+			for (int partition = 0; partition < EngineData.PARTITIONS; partition++) {
+				for (int position = 0; position < EngineData.PAGE_ITEMS; position++) {
 					database.putItem(PutItemRequest.builder()
-						.tableName(EngineSpeed.PAGES)
-						.item(EngineSpeed.pageItem(partition, position))
+						.tableName(EngineData.PAGES)
+						.item(EngineData.pageItem(partition, position))
 						.build());
 				}
 			}
-			QueryRequest[] queries = new QueryRequest[EngineSpeed.PARTITIONS];
+			QueryRequest[] queries = new QueryRequest[EngineData.PARTITIONS];
 			for (int i = 0; i < queries.length; i++) {
-				queries[i] = EngineSpeed.query(i);
+				queries[i] = EngineData.query(i);
 			}
-			StoreFigures.Timing query = StoreFigures.time((i) -> database.query(queries[i % queries.length]).count(),
-					EngineSpeed.PAGE, 200_000, 20, 20_000);
+			InsideFigures.Timing query = InsideFigures.time((i) -> database.query(queries[i % queries.length]).count(),
+					EngineData.PAGE, 200_000, 20, 20_000);
 			figures.put("queryMedianNanos", query.median());
 			figures.put("queryBestNanos", query.best());
 			figures.put("queryWorstNanos", query.worst());

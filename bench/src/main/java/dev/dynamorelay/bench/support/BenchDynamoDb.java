@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.support;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * command (as a user or another program runs it), so that its CPU is its process's and the raw calls measure a
  * DynamoDB the server does not share a JVM with. Its standard error goes to {@code target/bench/dynamodb.log}.
  */
-final class BenchDynamoDb implements AutoCloseable {
+public final class BenchDynamoDb implements AutoCloseable {
 
 	private static final Pattern LISTENING = Pattern.compile("DynamoDB engine listening on (http://\\S+) \\(.*\\)");
 
@@ -35,7 +35,7 @@ final class BenchDynamoDb implements AutoCloseable {
 	}
 
 	/** Starts {@code java -Xmx3g -jar JAR dynamodb --port 0} and waits for its endpoint line. */
-	static BenchDynamoDb start(Path jar, Path out) throws Exception {
+	public static BenchDynamoDb start(Path jar, Path out) throws Exception {
 		return start(jar, List.of(HEAP), out.resolve("dynamodb.log"));
 	}
 
@@ -43,7 +43,7 @@ final class BenchDynamoDb implements AutoCloseable {
 	 * Starts {@code java FLAGS -jar JAR dynamodb --port 0}, its standard error into {@code log}, and waits for its
 	 * endpoint line.
 	 */
-	static BenchDynamoDb start(Path jar, List<String> flags, Path log) throws Exception {
+	public static BenchDynamoDb start(Path jar, List<String> flags, Path log) throws Exception {
 		List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
 		command.addAll(flags);
 		command.addAll(List.of("-jar", jar.toString(), "dynamodb", "--port", "0"));
@@ -79,17 +79,17 @@ final class BenchDynamoDb implements AutoCloseable {
 	}
 
 	/** Where it listens. */
-	URI endpoint() {
+	public URI endpoint() {
 		return this.endpoint;
 	}
 
 	/** Its process. */
-	Process process() {
+	public Process process() {
 		return this.process;
 	}
 
 	/** Its process's id, for its CPU time. */
-	long pid() {
+	public long pid() {
 		return this.process.pid();
 	}
 

@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.abuse;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +23,10 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.it.RawWebSocket;
+import dev.dynamorelay.bench.support.Bench;
+import dev.dynamorelay.bench.support.BenchData;
+import dev.dynamorelay.bench.support.Stats;
+import dev.dynamorelay.bench.support.RawWebSocket;
 
 /**
  * The abuse section's attacks on live connections (issue 31, findings 1 and 2), run beside the other attacks in the
@@ -44,7 +47,7 @@ import dev.dynamorelay.it.RawWebSocket;
  * order, once), what the stream was read again for them, the normal subscriber's changes missed, and the normal
  * page's p50 beside the resumes alone against its p50 alone (target: at most 2x).
  */
-final class LiveAbuse {
+public final class LiveAbuse {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -77,7 +80,7 @@ final class LiveAbuse {
 
 	private static final Pattern AMOUNT = Pattern.compile("\"amount\":([0-9.]+)");
 
-	private final Benchmark bench;
+	private final Bench bench;
 
 	private final long pid;
 
@@ -126,7 +129,7 @@ final class LiveAbuse {
 
 	private final List<String> faults = Collections.synchronizedList(new ArrayList<>());
 
-	LiveAbuse(Benchmark bench, long pid, int port, int managementPort) {
+	LiveAbuse(Bench bench, long pid, int port, int managementPort) {
 		this.bench = bench;
 		this.pid = pid;
 		this.port = port;
@@ -419,7 +422,7 @@ final class LiveAbuse {
 				"%d rounds, %d purchases created (with the normal subscriber's), %d failed".formatted(this.stoppedRounds.get(), this.purchases.get(),
 						this.purchasesFailed.get()),
 				"-", "server alive: %s; most bytes held for subscribers %s (bound %s)".formatted(alive ? "yes" : "NO",
-						Benchmark.mb(held), Benchmark.mb(BOUND)),
+						Stats.mb(held), Stats.mb(BOUND)),
 				"server alive; held <= bound; every purchase answered", alive && held >= 0 && held <= BOUND
 						&& this.purchasesFailed.get() == 0);
 		reportResumes("beside the other attacks", this.windowSeconds, "stream read again: %,.0f GetRecords, %,.0f records"
@@ -441,8 +444,8 @@ final class LiveAbuse {
 				"%d rounds, %,d changes received (%,.0f/s), %d of %d caught up".formatted(this.resumeRounds.get(),
 						this.resumedChanges.get(), this.resumedChanges.get() / seconds, this.caughtUp.get(), this.resumed.get()),
 				"-", "%s; %s; out of order, twice or errors: %s".formatted((caught.length == 0) ? "none caught up"
-						: "caught up in p50 %.1f s, max %.1f s".formatted(Benchmark.percentile(caught, 50),
-								Benchmark.percentile(caught, 100)), reads,
+						: "caught up in p50 %.1f s, max %.1f s".formatted(Stats.percentile(caught, 50),
+								Stats.percentile(caught, 100)), reads,
 						this.resumeFaults.isEmpty() ? "none" : this.resumeFaults),
 				"every change, in order, once", this.resumeFaults.isEmpty() && this.resumedChanges.get() > 0);
 	}
@@ -476,8 +479,8 @@ final class LiveAbuse {
 		double seconds = (System.nanoTime() - started) / 1e9;
 		double ratio = beside[0] / aloneP50;
 		this.bench.row("abuse: live: normal 20-edge page, 16 clients, beside the resumes alone vs alone: p50",
-				Benchmark.ms(beside[0]), Benchmark.ms(aloneP50), "%.2fx (p99 %s, %d failed)".formatted(ratio,
-						Benchmark.ms(beside[1]), (long) beside[2]),
+				Stats.ms(beside[0]), Stats.ms(aloneP50), "%.2fx (p99 %s, %d failed)".formatted(ratio,
+						Stats.ms(beside[1]), (long) beside[2]),
 				"<= 2x", ratio <= 2 && beside[2] == 0);
 		reportResumes("alone", seconds, "stream read again: %,.0f GetRecords, %,.0f records".formatted(
 				gauge("dynamorelay_live_replay_reads_total") - Math.max(reads, 0),

@@ -1,4 +1,4 @@
-package dev.dynamorelay.bench;
+package dev.dynamorelay.bench.writes;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,6 +23,14 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import tools.jackson.databind.JsonNode;
 
+import dev.dynamorelay.bench.support.Bench;
+import dev.dynamorelay.bench.support.BenchData;
+import dev.dynamorelay.bench.support.Clients;
+import dev.dynamorelay.bench.support.GraphQl;
+import dev.dynamorelay.bench.support.Processes;
+import dev.dynamorelay.bench.support.Settings;
+import dev.dynamorelay.bench.support.Stats;
+
 /**
  * The benchmark's write section ({@code BENCH_ONLY=write}): the sample's declared mutations over HTTP side by
  * side with the raw DynamoDB calls they make, on the same DynamoDB (the engine on its own), in one run.
@@ -37,7 +45,7 @@ import tools.jackson.databind.JsonNode;
  * purchases, in windows A B B A. {@code BENCH_SECONDS} (30) sets each measurement's length,
  * {@code BENCH_WARMUP_SECONDS} (60) the warm-up's.
  */
-final class Writes {
+public final class Writes {
 
 	/** The bench's list mutation, served beside the sample's schema. */
 	static final String SCHEMA = "bench/write-schema.graphqls";
@@ -63,31 +71,31 @@ final class Writes {
 	/** The target of the issue: what the server adds at p50 over the raw call. */
 	private static final double ADDED_MS = 1.5;
 
-	private final Benchmark bench;
+	private final Bench bench;
 
 	private final DynamoDbAsyncClient dynamoDb;
 
 	private final long serverPid;
 
-	private final Duration window = seconds("BENCH_SECONDS", 30);
+	private final Duration window = Settings.seconds("BENCH_SECONDS", 30);
 
-	private final Duration warmUp = seconds("BENCH_WARMUP_SECONDS", 60);
+	private final Duration warmUp = Settings.seconds("BENCH_WARMUP_SECONDS", 60);
 
 	/** Every purchase written here has its own {@code purchasedAt}: one millisecond after the last one. */
 	private final AtomicLong clock = new AtomicLong(BenchData.T0 + 100L * 365 * 24 * 3_600_000L);
 
-	Writes(Benchmark bench, DynamoDbAsyncClient dynamoDb, long serverPid) {
+	public Writes(Bench bench, DynamoDbAsyncClient dynamoDb, long serverPid) {
 		this.bench = bench;
 		this.dynamoDb = dynamoDb;
 		this.serverPid = serverPid;
 	}
 
 	/** The server's arguments for this section: the sample's schema and the bench's list mutation. */
-	static List<String> serverArguments() {
+	public static List<String> serverArguments() {
 		return List.of("--dynamo-relay.schema.locations=classpath:sample-schema/,file:" + SCHEMA);
 	}
 
-	void run() throws Exception {
+	public void run() throws Exception {
 		System.out.printf("Writes: %d s of warm-up, %d s a measurement ...%n", this.warmUp.toSeconds(),
 				this.window.toSeconds());
 		String user = BenchData.userId(0);
@@ -111,8 +119,8 @@ final class Writes {
 		this.dynamoDb.putItem(rawPut(user, rawAt)).join();
 		long[] rawVersion = { 1 };
 		double[][] update = interleaved(this.window, () -> {
-			JsonNode updated = mutate(UPDATE, "updatePurchase", Benchmark.vars("input",
-					Benchmark.vars("id", id, "amount", amount(), "expectedVersion", version[0])), calls);
+			JsonNode updated = mutate(UPDATE, "updatePurchase", GraphQl.vars("input",
+					GraphQl.vars("id", id, "amount", amount(), "expectedVersion", version[0])), calls);
 			long now = updated.get("version").asLong();
 			if (now != version[0] + 1) {
 				throw new IllegalStateException("updatePurchase answered version " + now + " after " + version[0]);
@@ -171,7 +179,7 @@ final class Writes {
 	 */
 	private void warmUp() throws Exception {
 		long end = System.nanoTime() + this.warmUp.toNanos();
-		try (Benchmark.Clients<Integer> clients = Benchmark.Clients.start(CLIENTS + 2, (client) -> () -> {
+		try (Clients<Integer> clients = Clients.start(CLIENTS + 2, (client) -> () -> {
 			String user = BenchData.userId(1 + client);
 			Map<String, Long> calls = new LinkedHashMap<>();
 			int written = 0;
@@ -192,7 +200,7 @@ final class Writes {
 				}
 				else {
 					createPurchase(user, calls);
-					version = mutate(UPDATE, "updatePurchase", Benchmark.vars("input", Benchmark.vars("id",
+					version = mutate(UPDATE, "updatePurchase", GraphQl.vars("input", GraphQl.vars("id",
 							created.get("id").asString(), "amount", amount(), "expectedVersion", version)), calls)
 						.get("version")
 						.asLong();
@@ -222,10 +230,10 @@ final class Writes {
 		long rawWrites = 0;
 		long serverCpu = 0;
 		for (boolean relay : new boolean[] { true, false, false, true }) {
-			long cpu = Benchmark.processCpuNanos(this.serverPid);
+			long cpu = Processes.processCpuNanos(this.serverPid);
 			List<Double> latencies = clients(half, relay);
 			if (relay) {
-				serverCpu += Benchmark.processCpuNanos(this.serverPid) - cpu;
+				serverCpu += Processes.processCpuNanos(this.serverPid) - cpu;
 				relayLatencies.addAll(latencies);
 				relayWrites += latencies.size();
 			}
@@ -242,9 +250,9 @@ final class Writes {
 		this.bench.row("createPurchase on %d clients (each its own user and purchasedAt) vs the raw TransactWriteItems on %d: writes/s"
 			.formatted(CLIENTS, CLIENTS), "%.0f writes/s".formatted(relayRate), "%.0f writes/s".formatted(rawRate),
 				"%.2fx".formatted(relayRate / rawRate), "-", null);
-		this.bench.row("... p99 at %d clients".formatted(CLIENTS), Benchmark.ms(Benchmark.percentile(relay, 99)),
-				Benchmark.ms(Benchmark.percentile(raw, 99)),
-				"%+.2f ms".formatted(Benchmark.percentile(relay, 99) - Benchmark.percentile(raw, 99)), "-", null);
+		this.bench.row("... p99 at %d clients".formatted(CLIENTS), Stats.ms(Stats.percentile(relay, 99)),
+				Stats.ms(Stats.percentile(raw, 99)),
+				"%+.2f ms".formatted(Stats.percentile(relay, 99) - Stats.percentile(raw, 99)), "-", null);
 		this.bench.row("... server CPU per createPurchase at %d clients".formatted(CLIENTS),
 				"%.2f ms".formatted(serverCpu / 1e6 / relayWrites), "-", "-", "-", null);
 		this.bench.figures.put("writeCreatePerSecond", relayRate);
@@ -256,7 +264,7 @@ final class Writes {
 	private List<Double> clients(Duration duration, boolean relay) throws Exception {
 		long end = System.nanoTime() + duration.toNanos();
 		List<Double> all = new ArrayList<>();
-		try (Benchmark.Clients<List<Double>> clients = Benchmark.Clients.start(CLIENTS, (client) -> () -> {
+		try (Clients<List<Double>> clients = Clients.start(CLIENTS, (client) -> () -> {
 			String user = BenchData.userId(1 + client);
 			List<Double> latencies = new ArrayList<>();
 			while (true) {
@@ -266,9 +274,9 @@ final class Writes {
 				}
 				long at = this.clock.incrementAndGet();
 				if (relay) {
-					byte[] body = Benchmark.body(CREATE, Benchmark.vars("input", input(user, at)));
-					this.bench.send(body, (bytes) -> Benchmark.startsWith(bytes, CREATED)
-							&& Benchmark.indexOf(bytes, ERRORS) < 0 ? bytes : null);
+					byte[] body = GraphQl.body(CREATE, GraphQl.vars("input", input(user, at)));
+					this.bench.send(body, (bytes) -> GraphQl.startsWith(bytes, CREATED)
+							&& GraphQl.indexOf(bytes, ERRORS) < 0 ? bytes : null);
 				}
 				else {
 					this.dynamoDb.transactWriteItems(rawCreate(user, at)).join();
@@ -283,19 +291,19 @@ final class Writes {
 
 	/** A row of p50 and one of p99, the server's against the raw call's; the p50 with the issue's target. */
 	private void added(String measure, double[] relay, double[] raw, boolean target) {
-		double p50 = Benchmark.percentile(relay, 50);
-		double rawP50 = Benchmark.percentile(raw, 50);
-		double p99 = Benchmark.percentile(relay, 99);
-		double rawP99 = Benchmark.percentile(raw, 99);
-		this.bench.row(measure + ": p50", Benchmark.ms(p50), Benchmark.ms(rawP50),
+		double p50 = Stats.percentile(relay, 50);
+		double rawP50 = Stats.percentile(raw, 50);
+		double p99 = Stats.percentile(relay, 99);
+		double rawP99 = Stats.percentile(raw, 99);
+		this.bench.row(measure + ": p50", Stats.ms(p50), Stats.ms(rawP50),
 				"%+.2f ms (%.2fx)".formatted(p50 - rawP50, p50 / rawP50),
 				target ? "added <= %.1f ms".formatted(ADDED_MS) : "-", target ? p50 - rawP50 <= ADDED_MS : null);
-		this.bench.row("... p99 (%d samples each)".formatted(relay.length), Benchmark.ms(p99), Benchmark.ms(rawP99),
+		this.bench.row("... p99 (%d samples each)".formatted(relay.length), Stats.ms(p99), Stats.ms(rawP99),
 				"%+.2f ms (%.2fx)".formatted(p99 - rawP99, p99 / rawP99), "-", null);
 	}
 
 	private JsonNode createPurchase(String user, Map<String, Long> calls) {
-		return mutate(CREATE, "createPurchase", Benchmark.vars("input", input(user, this.clock.incrementAndGet())), calls);
+		return mutate(CREATE, "createPurchase", GraphQl.vars("input", input(user, this.clock.incrementAndGet())), calls);
 	}
 
 	private void createPurchases(String user, Map<String, Long> calls) {
@@ -303,7 +311,7 @@ final class Writes {
 		for (int i = 0; i < MANY; i++) {
 			inputs.add(input(user, this.clock.incrementAndGet()));
 		}
-		JsonNode created = mutate(CREATE_MANY, "createPurchases", Benchmark.vars("input", inputs), calls);
+		JsonNode created = mutate(CREATE_MANY, "createPurchases", GraphQl.vars("input", inputs), calls);
 		if (created.size() != MANY) {
 			throw new IllegalStateException("createPurchases answered " + created);
 		}
@@ -320,7 +328,7 @@ final class Writes {
 	}
 
 	private static Map<String, Object> input(String user, long at) {
-		return Benchmark.vars("userId", user, "purchasedAt", Instant.ofEpochMilli(at).toString(), "product",
+		return GraphQl.vars("userId", user, "purchasedAt", Instant.ofEpochMilli(at).toString(), "product",
 				"Product of a bench write, a typical name", "category", BenchData.category((int) (at % BenchData.CATEGORIES)),
 				"amount", amount());
 	}
@@ -432,12 +440,6 @@ final class Writes {
 			}
 		}
 		return samples.stream().map((each) -> each.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
-	}
-
-	/** A duration in seconds from the environment, or its default. */
-	static Duration seconds(String variable, long defaultSeconds) {
-		String value = System.getenv(variable);
-		return Duration.ofSeconds((value == null || value.isBlank()) ? defaultSeconds : Long.parseLong(value.trim()));
 	}
 
 }
