@@ -82,7 +82,6 @@ final class Ceiling {
 		}
 	}
 
-
 	/**
 	 * The Query of each position of each category: Limit 21 from the position, its sort key bounded by the
 	 * position's as dynamo-relay sends it; the positions found by walking the category with raw Queries of 50.

@@ -6,7 +6,6 @@ import java.util.Arrays;
 record Window(long pages, double[] latencies, long nanos, long cpuNanos, long firstAnswerNanos, long jitNanos,
 		long gcNanos) {
 
-
 	static final Window NONE = new Window(0, new double[0], 0, 0, 0, 0, 0);
 
 	double perSecond() {
