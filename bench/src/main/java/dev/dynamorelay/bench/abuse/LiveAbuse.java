@@ -25,8 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.bench.support.Bench;
 import dev.dynamorelay.bench.support.BenchData;
-import dev.dynamorelay.bench.support.Stats;
 import dev.dynamorelay.bench.support.RawWebSocket;
+import dev.dynamorelay.bench.support.Stats;
 
 /**
  * The abuse section's attacks on live connections (issue 31, findings 1 and 2), run beside the other attacks in the
