@@ -24,7 +24,7 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.it.IntegrationTest;
-import dev.dynamorelay.it.RawHttp;
+import dev.dynamorelay.fixtures.RawHttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

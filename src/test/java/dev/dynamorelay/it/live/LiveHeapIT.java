@@ -23,7 +23,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.DynamoRelayApplication;
-import dev.dynamorelay.it.RawWebSocket;
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.Tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;

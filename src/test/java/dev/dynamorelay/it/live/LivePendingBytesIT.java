@@ -22,7 +22,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.dynamorelay.it.Fixtures;
 import dev.dynamorelay.it.IntegrationTest;
-import dev.dynamorelay.it.RawWebSocket;
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.Subscriber;
 import dev.dynamorelay.it.Tokens;
 import dev.dynamorelay.live.LiveConnections;

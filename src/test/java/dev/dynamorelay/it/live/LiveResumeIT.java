@@ -19,7 +19,7 @@ import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 import dev.dynamorelay.it.CountingProxy;
 import dev.dynamorelay.it.Fixtures;
 import dev.dynamorelay.it.IntegrationTest;
-import dev.dynamorelay.it.RawWebSocket;
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.Subscriber;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.dynamorelay.DynamoRelayApplication;
 import dev.dynamorelay.it.Fixtures;
 import dev.dynamorelay.it.IntegrationTest;
-import dev.dynamorelay.it.RawWebSocket;
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.Subscriber;
 
 import static org.assertj.core.api.Assertions.assertThat;

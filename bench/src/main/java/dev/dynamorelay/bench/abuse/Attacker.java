@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.dynamorelay.bench.fairness.Hostile;
 import dev.dynamorelay.bench.support.Bench;
 import dev.dynamorelay.bench.support.GraphQl;
-import dev.dynamorelay.bench.support.RawHttp;
+import dev.dynamorelay.fixtures.RawHttp;
 
 /**
  * The attacks the abuse section's rotating threads send, one step of a {@link Kind} at a time (label bombs,

@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.dynamorelay.bench.support.RawHttp;
+import dev.dynamorelay.fixtures.RawHttp;
 
 /** A request on the attacks' client: status (-1 when none came), body and seconds. */
 record Exchange(int status, byte[] body, double seconds, String failure, String allow) {

@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.bench.support.Bench;
 import dev.dynamorelay.bench.support.BenchData;
-import dev.dynamorelay.bench.support.RawWebSocket;
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.bench.support.Stats;
 
 /**

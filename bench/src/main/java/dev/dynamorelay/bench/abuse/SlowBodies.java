@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 
-import dev.dynamorelay.bench.support.RawHttp;
+import dev.dynamorelay.fixtures.RawHttp;
 
 /**
  * The abuse section's slow bodies: {@value #CONNECTIONS} connections, each sending a POST's headers with

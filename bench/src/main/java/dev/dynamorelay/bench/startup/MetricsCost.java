@@ -9,7 +9,7 @@ import java.util.List;
 
 import dev.dynamorelay.bench.support.Processes;
 import dev.dynamorelay.bench.support.Report;
-import dev.dynamorelay.metrics.BenchRecordingCost;
+import dev.dynamorelay.metrics.RecordingCost;
 
 /**
  * The metrics' cost, two ways: across processes, server CPU per page of two metered servers and two without, loaded
@@ -78,7 +78,7 @@ final class MetricsCost {
 			this.rows.figure("metricsProcessNoise", noise);
 			profileShare(pids[0], servers.get(0), scrapes[0]);
 			// What the meters record per page, timed alone in this JVM once the servers are idle.
-			double recording = BenchRecordingCost.nanosPerPage();
+			double recording = RecordingCost.nanosPerPage();
 			this.rows.row("... what the meters record per page (1 request timer, 2 DynamoDB call timers, 5 counters), "
 					+ "timed in one JVM with a scrape every 5,000 pages", "%.0f ns".formatted(recording), "-",
 					"%.3f%% of the server's CPU per page".formatted(100 * recording / 1e6 / off.cpuPerPage()), "<= 3%",
