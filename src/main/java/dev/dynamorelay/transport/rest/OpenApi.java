@@ -1,10 +1,14 @@
 package dev.dynamorelay.transport.rest;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import graphql.schema.GraphQLEnumType;
 import graphql.schema.GraphQLEnumValueDefinition;
 import graphql.schema.GraphQLFieldDefinition;
@@ -14,118 +18,132 @@ import graphql.schema.GraphQLNonNull;
 import graphql.schema.GraphQLObjectType;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.GraphQLType;
+import io.swagger.v3.core.util.Json31;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.Paths;
+import io.swagger.v3.oas.models.SpecVersion;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.Discriminator;
+import io.swagger.v3.oas.models.media.JsonSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 
 import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.error.ErrorCode;
 import dev.dynamorelay.error.Problems;
 import dev.dynamorelay.model.Entity;
-import dev.dynamorelay.transport.rest.RestRoute.Parameter;
 
 /**
  * The OpenAPI 3.1 document of the REST view, generated from the same routes that serve it: one
  * {@code GET} per route with its path and query parameters, the page object, a schema per node type
  * (its fields as the GraphQL schema types them) and the problem responses.
  *
- * <p>Written out as plain maps: the document follows from the GraphQL schema, not from Java
- * controllers, which is what OpenAPI generators (springdoc) read.
+ * <p>Built with swagger-models and written by swagger-core's OpenAPI 3.1 mapper: the document follows from
+ * the GraphQL schema, not from Java controllers, which is what OpenAPI generators (springdoc) read. The
+ * model sorts each {@code required} list by name.
  */
 final class OpenApi {
+
+	private static final int[] PROBLEMS = { 400, 401, 403, 404, 500, 503 };
 
 	private OpenApi() {
 	}
 
-	static Map<String, Object> document(RestRoutes routes, Declarations declarations, GraphQLSchema schema,
-			int defaultSize, int maxSize, boolean secured) {
-		Map<String, Object> document = new LinkedHashMap<>();
-		document.put("openapi", "3.1.0");
-		document.put("info", Map.of("title", "dynamo-relay REST view", "version", "1",
-				"description", "Every declared connection, one page per request: pass `nextToken` from one answer to get "
-						+ "the next page; it is null exactly at the end. `nextToken` is the connection's GraphQL `endCursor`; "
-						+ "either works in the other."));
-		Map<String, Object> paths = new LinkedHashMap<>();
-		Map<String, Object> schemas = new LinkedHashMap<>();
+	/** The document as the JSON the view serves, written once at start. */
+	static byte[] json(OpenAPI document) {
+		try {
+			return Json31.mapper().writeValueAsBytes(document);
+		}
+		catch (JsonProcessingException ex) {
+			throw new IllegalStateException("The OpenAPI document could not be written", ex);
+		}
+	}
+
+	static OpenAPI document(RestRoutes routes, Declarations declarations, GraphQLSchema schema, int defaultSize,
+			int maxSize, boolean secured) {
+		OpenAPI document = new OpenAPI(SpecVersion.V31).openapi("3.1.0")
+			.info(new Info().title("dynamo-relay REST view").version("1").description("Every declared connection, one page "
+					+ "per request: pass `nextToken` from one answer to get the next page; it is null exactly at the end. "
+					+ "`nextToken` is the connection's GraphQL `endCursor`; either works in the other."));
+		Paths paths = new Paths();
+		Map<String, Schema<?>> schemas = new LinkedHashMap<>();
 		for (RestRoute route : routes.routes()) {
-			paths.put(route.path(), Map.of("get", operation(route, schema, defaultSize, maxSize, secured)));
+			paths.addPathItem(route.path(), new PathItem().get(operation(route, schema, defaultSize, maxSize, secured)));
 			nodeSchemas(route.nodeType(), declarations, schema, schemas);
 		}
 		schemas.put("Problem", problemSchema());
-		document.put("paths", paths);
-		Map<String, Object> components = new LinkedHashMap<>();
-		components.put("schemas", schemas);
-		Map<String, Object> responses = new LinkedHashMap<>();
-		for (int status : new int[] { 400, 401, 403, 404, 500, 503 }) {
-			responses.put("Problem" + status, Map.of("description", description(status), "content",
-					Map.of(Problems.MEDIA_TYPE.toString(), Map.of("schema", ref("Problem")))));
+		Components components = new Components();
+		schemas.forEach(components::addSchemas);
+		for (int status : PROBLEMS) {
+			components.addResponses("Problem" + status, new ApiResponse().description(description(status))
+				.content(new Content().addMediaType(Problems.MEDIA_TYPE.toString(), new MediaType().schema(ref("Problem")))));
 		}
-		components.put("responses", responses);
 		if (secured) {
-			components.put("securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer",
-					"bearerFormat", "JWT")));
+			components.addSecuritySchemes("bearer",
+					new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT"));
 		}
-		document.put("components", components);
-		return document;
+		return document.paths(paths).components(components);
 	}
 
-	private static Map<String, Object> operation(RestRoute route, GraphQLSchema schema, int defaultSize, int maxSize,
+	private static Operation operation(RestRoute route, GraphQLSchema schema, int defaultSize, int maxSize,
 			boolean secured) {
 		GraphQLObjectType type = schema.getObjectType(route.coordinates().getTypeName());
 		GraphQLFieldDefinition field = type.getFieldDefinition(route.coordinates().getFieldName());
-		Map<String, Object> operation = new LinkedHashMap<>();
-		operation.put("operationId", route.coordinates().getTypeName() + "." + route.coordinates().getFieldName());
-		operation.put("summary", "A page of `%s`".formatted(route.field()));
-		if (field.getDescription() != null) {
-			operation.put("description", field.getDescription());
+		Operation operation = new Operation()
+			.operationId(route.coordinates().getTypeName() + "." + route.coordinates().getFieldName())
+			.summary("A page of `%s`".formatted(route.field()))
+			.description(field.getDescription());
+		for (RestRoute.Parameter parameter : route.pathParameters()) {
+			operation.addParametersItem(parameter(parameter, "path"));
 		}
-		List<Object> parameters = new ArrayList<>();
-		for (Parameter parameter : route.pathParameters()) {
-			parameters.add(parameter(parameter, "path"));
+		for (RestRoute.Parameter parameter : route.queryParameters()) {
+			operation.addParametersItem(parameter(parameter, "query"));
 		}
-		for (Parameter parameter : route.queryParameters()) {
-			parameters.add(parameter(parameter, "query"));
+		Schema<?> limit = types("integer").minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(maxSize));
+		limit.setDefault(defaultSize);
+		operation.addParametersItem(new Parameter().name("limit").in("query").description("Items in the page at most.")
+			.schema(limit));
+		operation.addParametersItem(new Parameter().name("nextToken").in("query").description("Where the page starts: "
+				+ "the `nextToken` of the page before (or a GraphQL `endCursor` of the same connection). Leave it out for "
+				+ "the first page: an empty one is refused as INVALID_CURSOR.").schema(types("string").minLength(1)));
+		Schema<?> page = types("object")
+			.addProperty(route.itemsKey(), types("array").items(ref(route.nodeType())))
+			.addProperty("nextToken", types("string", "null").description("The next page's `nextToken`; null at the end."))
+			.required(List.of(route.itemsKey(), "nextToken"));
+		ApiResponses responses = new ApiResponses().addApiResponse("200", new ApiResponse().description("One page")
+			.content(new Content().addMediaType("application/json", new MediaType().schema(page))));
+		for (int status : PROBLEMS) {
+			responses.addApiResponse(Integer.toString(status),
+					new ApiResponse().$ref("#/components/responses/Problem" + status));
 		}
-		parameters.add(Map.of("name", "limit", "in", "query", "description", "Items in the page at most.",
-				"schema", Map.of("type", "integer", "minimum", 1, "maximum", maxSize, "default", defaultSize)));
-		parameters.add(Map.of("name", "nextToken", "in", "query", "description",
-				"Where the page starts: the `nextToken` of the page before (or a GraphQL `endCursor` of the same connection). "
-						+ "Leave it out for the first page: an empty one is refused as INVALID_CURSOR.",
-				"schema", Map.of("type", "string", "minLength", 1)));
-		operation.put("parameters", parameters);
-		Map<String, Object> page = new LinkedHashMap<>();
-		page.put("type", "object");
-		page.put("required", List.of(route.itemsKey(), "nextToken"));
-		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put(route.itemsKey(), Map.of("type", "array", "items", ref(route.nodeType())));
-		properties.put("nextToken", Map.of("type", List.of("string", "null"),
-				"description", "The next page's `nextToken`; null at the end."));
-		page.put("properties", properties);
-		Map<String, Object> responses = new LinkedHashMap<>();
-		responses.put("200", Map.of("description", "One page", "content",
-				Map.of("application/json", Map.of("schema", page))));
-		for (int status : new int[] { 400, 401, 403, 404, 500, 503 }) {
-			responses.put(Integer.toString(status), Map.of("$ref", "#/components/responses/Problem" + status));
-		}
-		operation.put("responses", responses);
+		operation.responses(responses);
 		if (secured) {
-			operation.put("security", List.of(Map.of(), Map.of("bearer", List.of())));
+			// Anonymous callers too: the schema's rules decide per field.
+			operation.addSecurityItem(new SecurityRequirement()).addSecurityItem(new SecurityRequirement().addList("bearer"));
 		}
 		return operation;
 	}
 
-	private static Map<String, Object> parameter(Parameter parameter, String in) {
-		Map<String, Object> result = new LinkedHashMap<>();
-		result.put("name", parameter.name());
-		result.put("in", in);
-		result.put("required", parameter.required());
-		if (parameter.description() != null) {
-			result.put("description", parameter.description());
-		}
-		result.put("schema", schema(parameter.type(), false));
-		return result;
+	private static Parameter parameter(RestRoute.Parameter parameter, String in) {
+		return new Parameter().name(parameter.name())
+			.in(in)
+			.required(parameter.required())
+			.description(parameter.description())
+			.schema(schema(parameter.type(), false));
 	}
 
 	/** The node type's schema and, for an interface or union, its members'. */
 	private static void nodeSchemas(String nodeType, Declarations declarations, GraphQLSchema schema,
-			Map<String, Object> schemas) {
+			Map<String, Schema<?>> schemas) {
 		if (schemas.containsKey(nodeType)) {
 			return;
 		}
@@ -134,100 +152,83 @@ final class OpenApi {
 			schemas.put(nodeType, objectSchema(schema.getObjectType(nodeType), entity, false));
 			return;
 		}
-		List<Object> members = new ArrayList<>();
+		Schema<?> members = new JsonSchema().discriminator(new Discriminator().propertyName("__typename"));
 		for (Entity member : declarations.abstractTypes().getOrDefault(nodeType, List.of())) {
 			String name = nodeType + "." + member.name();
 			schemas.put(name, objectSchema(schema.getObjectType(member.name()), member, true));
-			members.add(ref(name));
+			members.addOneOfItem(ref(name));
 		}
-		schemas.put(nodeType, Map.of("oneOf", members, "discriminator", Map.of("propertyName", "__typename")));
+		schemas.put(nodeType, members);
 	}
 
-	private static Map<String, Object> objectSchema(GraphQLObjectType type, Entity entity, boolean typed) {
-		Map<String, Object> object = new LinkedHashMap<>();
-		object.put("type", "object");
-		if (type.getDescription() != null) {
-			object.put("description", type.getDescription());
-		}
-		Map<String, Object> properties = new LinkedHashMap<>();
+	private static Schema<?> objectSchema(GraphQLObjectType type, Entity entity, boolean typed) {
+		Schema<?> object = types("object").description(type.getDescription());
+		object.setProperties(new LinkedHashMap<>());
 		List<String> required = new ArrayList<>();
 		if (typed) {
-			properties.put("__typename", Map.of("const", entity.name()));
+			Schema<?> typename = new JsonSchema();
+			typename.setConst(entity.name());
+			object.addProperty("__typename", typename);
 			required.add("__typename");
 		}
 		for (GraphQLFieldDefinition field : RestRoutes.attributeFields(type, entity)) {
-			Map<String, Object> property = new LinkedHashMap<>(schema(field.getType(), true));
-			if (field.getDescription() != null) {
-				property.put("description", field.getDescription());
-			}
-			properties.put(field.getName(), property);
+			object.addProperty(field.getName(), schema(field.getType(), true).description(field.getDescription()));
 			if (field.getType() instanceof GraphQLNonNull) {
 				required.add(field.getName());
 			}
 		}
-		object.put("properties", properties);
-		object.put("required", required);
-		return object;
+		return object.required(required);
 	}
 
 	/** The JSON schema of a GraphQL type's values; {@code nullable} adds null unless the type is non-null. */
-	static Map<String, Object> schema(GraphQLType type, boolean nullable) {
+	static Schema<?> schema(GraphQLType type, boolean nullable) {
 		if (type instanceof GraphQLNonNull nonNull) {
 			return schema(nonNull.getWrappedType(), false);
 		}
-		Map<String, Object> schema = new LinkedHashMap<>();
-		String jsonType;
 		if (type instanceof GraphQLList list) {
-			jsonType = "array";
-			schema.put("items", schema(list.getWrappedType(), true));
+			return type("array", nullable).items(schema(list.getWrappedType(), true));
 		}
-		else if (type instanceof GraphQLEnumType enumType) {
-			jsonType = "string";
-			schema.put("enum", enumType.getValues().stream().map(GraphQLEnumValueDefinition::getName).toList());
+		if (type instanceof GraphQLEnumType enumType) {
+			return enumeration(enumType.getValues().stream().map(GraphQLEnumValueDefinition::getName).toList(), nullable);
 		}
-		else {
-			String name = ((GraphQLNamedType) type).getName();
-			switch (name) {
-				case "Int" -> {
-					jsonType = "integer";
-					schema.put("format", "int32");
-				}
-				case "Long" -> {
-					jsonType = "integer";
-					schema.put("format", "int64");
-				}
-				case "Float" -> jsonType = "number";
-				case "Boolean" -> jsonType = "boolean";
-				case "Decimal" -> {
-					jsonType = "string";
-					schema.put("format", "decimal");
-				}
-				case "Bytes" -> {
-					jsonType = "string";
-					schema.put("contentEncoding", "base64");
-				}
-				case "JSON" -> {
-					// Any JSON value.
-					return nullable ? Map.of() : Map.of("not", Map.of("type", "null"));
-				}
-				default -> jsonType = "string";
-			}
-		}
-		schema.put("type", nullable ? List.of(jsonType, "null") : jsonType);
+		return switch (((GraphQLNamedType) type).getName()) {
+			case "Int" -> type("integer", nullable).format("int32");
+			case "Long" -> type("integer", nullable).format("int64");
+			case "Float" -> type("number", nullable);
+			case "Boolean" -> type("boolean", nullable);
+			case "Decimal" -> type("string", nullable).format("decimal");
+			case "Bytes" -> type("string", nullable).contentEncoding("base64");
+			// Any JSON value.
+			case "JSON" -> nullable ? new JsonSchema() : new JsonSchema().not(types("null"));
+			default -> type("string", nullable);
+		};
+	}
+
+	private static Schema<?> type(String type, boolean nullable) {
+		return nullable ? types(type, "null") : types(type);
+	}
+
+	/** A schema of the given JSON types, in this order. */
+	private static Schema<?> types(String... types) {
+		return new JsonSchema().types(new LinkedHashSet<>(Arrays.asList(types)));
+	}
+
+	private static Schema<?> enumeration(List<String> names, boolean nullable) {
+		JsonSchema schema = new JsonSchema();
+		schema.setTypes(nullable ? new LinkedHashSet<>(List.of("string", "null")) : new LinkedHashSet<>(List.of("string")));
+		schema.setEnum(new ArrayList<>(names));
 		return schema;
 	}
 
-	private static Map<String, Object> problemSchema() {
-		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put("type", Map.of("type", "string"));
-		properties.put("title", Map.of("type", "string"));
-		properties.put("status", Map.of("type", "integer"));
-		properties.put("detail", Map.of("type", "string", "description", "What went wrong and what to do."));
-		properties.put("instance", Map.of("type", "string"));
-		properties.put("code", Map.of("type", "string", "enum",
-				java.util.Arrays.stream(ErrorCode.values()).map(Enum::name).toList()));
-		return Map.of("type", "object", "description", "RFC 9457 problem details with the error code of the GraphQL API.",
-				"required", List.of("status", "detail", "code"), "properties", properties);
+	private static Schema<?> problemSchema() {
+		return types("object").description("RFC 9457 problem details with the error code of the GraphQL API.")
+			.addProperty("type", types("string"))
+			.addProperty("title", types("string"))
+			.addProperty("status", types("integer"))
+			.addProperty("detail", types("string").description("What went wrong and what to do."))
+			.addProperty("instance", types("string"))
+			.addProperty("code", enumeration(Arrays.stream(ErrorCode.values()).map(Enum::name).toList(), false))
+			.required(List.of("status", "detail", "code"));
 	}
 
 	private static String description(int status) {
@@ -241,8 +242,8 @@ final class OpenApi {
 		};
 	}
 
-	private static Map<String, Object> ref(String name) {
-		return Map.of("$ref", "#/components/schemas/" + name);
+	private static Schema<?> ref(String name) {
+		return new JsonSchema().$ref("#/components/schemas/" + name);
 	}
 
 }

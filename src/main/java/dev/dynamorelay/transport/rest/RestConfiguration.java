@@ -1,7 +1,5 @@
 package dev.dynamorelay.transport.rest;
 
-import java.util.Map;
-
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
@@ -86,8 +84,8 @@ class RestConfiguration {
 		int followUps = (int) Math.max(1, budgets.requestItems() / budgets.readItems());
 		RestView view = new RestView(graphQlHandler, routes, (defaultSize > 0) ? defaultSize : maxSize, maxSize,
 				followUps);
-		Map<String, Object> openApi = OpenApi.document(routes, declarations, graphQlSource.schema(),
-				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced());
+		byte[] openApi = OpenApi.json(OpenApi.document(routes, declarations, graphQlSource.schema(),
+				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced()));
 		RouterFunctions.Builder builder = RouterFunctions.route()
 			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
 			.HEAD(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
