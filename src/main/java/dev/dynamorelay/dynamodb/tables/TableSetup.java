@@ -193,7 +193,8 @@ public final class TableSetup {
 		}
 	}
 
-	private static void compare(Table table, TableDescription described, AwsCli cli, List<Problem> problems) {
+	/** Adds to {@code problems} each way the keys and indexes of {@code described} differ from {@code table}. */
+	static void compare(Table table, TableDescription described, AwsCli cli, List<Problem> problems) {
 		Map<String, String> types = new LinkedHashMap<>();
 		described.attributeDefinitions().forEach((definition) -> types.put(definition.attributeName(),
 				definition.attributeTypeAsString()));
