@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a page that finds the request's budget spent sends nothing and continues from where it would have
  * started, and a count past it is null.
  */
-class RequestBudgetTest {
+class PaginatorBudgetTest {
 
 	private static final CursorCodec CURSORS = new CursorCodec("secret", List.of());
 
