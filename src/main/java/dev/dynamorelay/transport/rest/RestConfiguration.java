@@ -1,5 +1,6 @@
 package dev.dynamorelay.transport.rest;
 
+import io.swagger.v3.oas.models.OpenAPI;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
@@ -15,6 +16,7 @@ import org.springframework.http.MediaType;
 import org.springframework.security.web.firewall.FirewalledRequest;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
@@ -84,11 +86,13 @@ class RestConfiguration {
 		int followUps = (int) Math.max(1, budgets.requestItems() / budgets.readItems());
 		RestView view = new RestView(graphQlHandler, routes, (defaultSize > 0) ? defaultSize : maxSize, maxSize,
 				followUps);
-		byte[] openApi = OpenApi.json(OpenApi.document(routes, declarations, graphQlSource.schema(),
-				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced()));
+		OpenAPI document = OpenApi.document(routes, declarations, graphQlSource.schema(),
+				(defaultSize > 0) ? defaultSize : maxSize, maxSize, access.enforced());
+		// Written at its first request, not at start: swagger-core's mapper takes a second or two to make.
+		SingletonSupplier<byte[]> openApi = SingletonSupplier.of(() -> OpenApi.json(document));
 		RouterFunctions.Builder builder = RouterFunctions.route()
-			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
-			.HEAD(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi))
+			.GET(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi.obtain()))
+			.HEAD(OPENAPI, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(openApi.obtain()))
 			.OPTIONS(OPENAPI, (request) -> ServerResponse.ok().allow(HttpMethod.GET, HttpMethod.HEAD).build());
 		for (RestRoute route : routes.routes()) {
 			builder.GET(route.path(), (request) -> view.page(route, request));
