@@ -90,7 +90,7 @@ public final class LiveConnections implements AutoCloseable {
 	 * @throws BusyException when the process serves as many subscriptions as it may, or none at all
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
-	public Flux<Change> subscribe(LiveQuery query, String caller, Optional<StreamPosition> after,
+	public Flux<Change> subscribe(LiveQuery query, SubscriberId caller, Optional<StreamPosition> after,
 			LiveMemory.Outlet outlet) {
 		if (!this.settings.enabled()) {
 			throw new BusyException("This server instance serves no live subscriptions (dynamo-relay.live.enabled="

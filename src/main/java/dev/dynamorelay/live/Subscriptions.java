@@ -25,7 +25,7 @@ final class Subscriptions {
 
 	private final AtomicInteger held = new AtomicInteger();
 
-	private final Map<String, AtomicInteger> byCaller = new ConcurrentHashMap<>();
+	private final Map<SubscriberId, AtomicInteger> byCaller = new ConcurrentHashMap<>();
 
 	/**
 	 * @param tables the tables subscriptions may read
@@ -48,7 +48,7 @@ final class Subscriptions {
 	 * @throws BusyException when the process holds as many as it may
 	 * @throws QueryTooComplexException when the caller holds as many as one caller may
 	 */
-	void reserve(String caller) {
+	void reserve(SubscriberId caller) {
 		if (this.held.incrementAndGet() > this.max) {
 			this.held.decrementAndGet();
 			throw new BusyException("The server holds %d live subscriptions, the most it serves ".formatted(this.max)
@@ -64,7 +64,7 @@ final class Subscriptions {
 	}
 
 	/** A subscription of {@code caller} ended. */
-	void release(String caller) {
+	void release(SubscriberId caller) {
 		this.held.decrementAndGet();
 		AtomicInteger own = this.byCaller.get(caller);
 		if (own != null && own.decrementAndGet() <= 0) {

@@ -29,6 +29,7 @@ import dev.dynamorelay.live.LiveConnections;
 import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.live.LiveQuery;
 import dev.dynamorelay.live.StreamPosition;
+import dev.dynamorelay.live.SubscriberId;
 import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.transport.request.RequestScope;
@@ -84,7 +85,7 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 			DataFetchingEnvironment environment) {
 		RequestScope scope = RequestScope.of(environment);
 		Caller caller = scope.caller();
-		Optional<Instant> expires = expiry(caller);
+		Optional<Instant> expires = caller.expiresAt();
 		if (expires.isPresent() && !expires.get().isAfter(Instant.now())) {
 			throw AccessDeniedException.unauthenticated("The token has expired: subscribe again with a valid one.");
 		}
@@ -127,22 +128,11 @@ class SubscriptionWiring implements RuntimeWiringConfigurer {
 	 * Whose subscriptions count together against the per-caller limit: the token's subject, else the client's
 	 * address (anonymous callers behind one address share it).
 	 */
-	private static String owner(RequestScope scope) {
+	private static SubscriberId owner(RequestScope scope) {
 		return scope.caller()
 			.text("sub")
-			.map((subject) -> "sub:" + subject)
-			.orElseGet(() -> "address:" + scope.client().orElse("unknown"));
-	}
-
-	private static Optional<Instant> expiry(Caller caller) {
-		Object exp = caller.claims().map((claims) -> claims.get("exp")).orElse(null);
-		if (exp instanceof Instant instant) {
-			return Optional.of(instant);
-		}
-		if (exp instanceof Number seconds) {
-			return Optional.of(Instant.ofEpochSecond(seconds.longValue()));
-		}
-		return Optional.empty();
+			.map(SubscriberId::subject)
+			.orElseGet(() -> SubscriberId.address(scope.client().orElse("unknown")));
 	}
 
 }
