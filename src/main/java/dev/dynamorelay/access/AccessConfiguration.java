@@ -21,8 +21,9 @@ import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredSchema;
 import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.Problem.UnenforceableRule;
+import dev.dynamorelay.schema.Problem;
 
 /**
  * Identity for the schema's {@code @auth} rules: JWT bearer tokens, validated by Spring Security's
@@ -84,7 +85,7 @@ public class AccessConfiguration {
 		for (DeclaredConnection connection : declarations.connections()) {
 			access.ownerFilters(connection).forEach((node, field) -> {
 				if (!tables.holds(connection.definition(), field.attribute())) {
-					problems.add(new Problem(node.location(), ("`%s.%s` must serve only the caller's `%s` items by a filter "
+					problems.add(new UnenforceableRule(node.location(), ("`%s.%s` must serve only the caller's `%s` items by a filter "
 							+ "on `%s`, which global index `%s` does not project, so it would match nothing: add `%s` to "
 							+ "the index's projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
 									connection.coordinates().getFieldName(), node.name(), field.attribute(),

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 import graphql.language.ArrayValue;
 import graphql.language.Directive;
@@ -32,9 +33,12 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.model.Entity.AttributeField;
 import dev.dynamorelay.model.Entity;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.UnenforceableRule;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem;
 import dev.dynamorelay.schema.SchemaNodes;
 
 /**
@@ -85,7 +89,8 @@ public final class AccessRulesReader {
 			if (onType != null) {
 				Entity entity = this.declarations.entities().get(type.getName());
 				if (entity == null) {
-					problem(onType, ("`@auth` on `%s`, which has no `@table`: rules on a type guard its stored items; put "
+					problem(onType, MisplacedDirective::new,
+							("`@auth` on `%s`, which has no `@table`: rules on a type guard its stored items; put "
 							+ "them on the fields that return `%s`.").formatted(type.getName(), type.getName()));
 				}
 				else {
@@ -126,7 +131,8 @@ public final class AccessRulesReader {
 			for (FieldDefinition field : face.getFieldDefinitions()) {
 				Directive onField = directive(field.getDirectives());
 				if (onField != null) {
-					problem(onField, ("`@auth` on the interface field `%s.%s`: rules guard fields of object types; put "
+					problem(onField, MisplacedDirective::new,
+							("`@auth` on the interface field `%s.%s`: rules guard fields of object types; put "
 							+ "them on the field of each type that implements `%s`.").formatted(face.getName(),
 									field.getName(), face.getName()));
 				}
@@ -140,7 +146,8 @@ public final class AccessRulesReader {
 		Value<?> value = directive.getArgument("rules").getValue();
 		List<Value> written = (value instanceof ArrayValue array) ? array.getValues() : List.of(value);
 		if (written.isEmpty()) {
-			problem(directive, "`@auth` on `%s` has no rules, so it would allow no one: give it at least one rule."
+			problem(directive, UnenforceableRule::new,
+					"`@auth` on `%s` has no rules, so it would allow no one: give it at least one rule."
 				.formatted(at));
 			return null;
 		}
@@ -154,7 +161,8 @@ public final class AccessRulesReader {
 			rules.add(rule);
 		}
 		if (ok && rules.stream().filter(AuthRule.Owner.class::isInstance).count() > 1) {
-			problem(directive, "`@auth` on `%s` has two OWNER rules: a field or type has one owner field."
+			problem(directive, UnenforceableRule::new,
+					"`@auth` on `%s` has two OWNER rules: a field or type has one owner field."
 				.formatted(at));
 			ok = false;
 		}
@@ -175,7 +183,7 @@ public final class AccessRulesReader {
 		};
 		for (String given : fields.keySet()) {
 			if (!needs.contains(given)) {
-				problem(directive, "`@auth` on `%s`: `%s` does nothing in a %s rule; remove it."
+				problem(directive, UselessArgument::new, "`@auth` on `%s`: `%s` does nothing in a %s rule; remove it."
 					.formatted(at, given, allow));
 				return null;
 			}
@@ -187,7 +195,8 @@ public final class AccessRulesReader {
 				String ownerField = text(fields.get("ownerField"));
 				String claim = Optional.ofNullable(text(fields.get("identityClaim"))).orElse("sub");
 				if (ownerField == null || ownerField.isBlank() || claim.isBlank()) {
-					problem(directive, "`@auth` on `%s`: an OWNER rule needs `ownerField` (and a non-empty `identityClaim`)."
+					problem(directive, UnenforceableRule::new,
+							"`@auth` on `%s`: an OWNER rule needs `ownerField` (and a non-empty `identityClaim`)."
 						.formatted(at));
 					yield null;
 				}
@@ -197,7 +206,8 @@ public final class AccessRulesReader {
 				Set<String> groups = names(fields.get("groups"));
 				String claim = Optional.ofNullable(text(fields.get("groupClaim"))).orElse("groups");
 				if (groups.isEmpty() || claim.isBlank()) {
-					problem(directive, "`@auth` on `%s`: a GROUPS rule needs `groups` (and a non-empty `groupClaim`)."
+					problem(directive, UnenforceableRule::new,
+							"`@auth` on `%s`: a GROUPS rule needs `groups` (and a non-empty `groupClaim`)."
 						.formatted(at));
 					yield null;
 				}
@@ -206,7 +216,8 @@ public final class AccessRulesReader {
 			case "SCOPES" -> {
 				Set<String> scopes = names(fields.get("scopes"));
 				if (scopes.isEmpty()) {
-					problem(directive, "`@auth` on `%s`: a SCOPES rule needs `scopes`.".formatted(at));
+					problem(directive, UnenforceableRule::new,
+							"`@auth` on `%s`: a SCOPES rule needs `scopes`.".formatted(at));
 					yield null;
 				}
 				yield new AuthRule.Scopes(scopes);
@@ -228,7 +239,8 @@ public final class AccessRulesReader {
 				.findFirst()
 				.orElse(null) : null;
 			if (field == null || definition == null || !isIdentity(definition.getType())) {
-				problem(directive, ("`@auth` on `%s`: the OWNER rule's `ownerField` must be a String or ID field of `%s` "
+				problem(directive, UnenforceableRule::new,
+						("`@auth` on `%s`: the OWNER rule's `ownerField` must be a String or ID field of `%s` "
 						+ "that reads an attribute; `%s` is not one.").formatted(entity.name(), entity.name(),
 								owner.ownerField()));
 			}
@@ -296,7 +308,8 @@ public final class AccessRulesReader {
 			}
 		}
 		if (wrong != null) {
-			problem(directive, ("`@auth` on `%s`: the OWNER rule's `ownerField` `%s` must lead to a String or ID: an "
+			problem(directive, UnenforceableRule::new,
+					("`@auth` on `%s`: the OWNER rule's `ownerField` `%s` must lead to a String or ID: an "
 					+ "argument (`input.userId` into an input object, `id.userId` to the owner of the node an ID names) "
 					+ "or a field of the parent item; %s.").formatted(coordinates, path, wrong));
 			return null;
@@ -321,18 +334,21 @@ public final class AccessRulesReader {
 				}
 				String coordinates = connection.coordinates().getTypeName() + "." + connection.coordinates().getFieldName();
 				if (connection.nodes().size() > 1) {
-					problem(connection, ("`%s` returns several types, and `%s`'s owner (`%s`) is not in its partition key: "
+					problem(connection, UnenforceableRule::new,
+							("`%s` returns several types, and `%s`'s owner (`%s`) is not in its partition key: "
 							+ "a connection of several types checks owners from its key only. Read `%s` through a connection "
 							+ "of its own, or partition by the owner.").formatted(coordinates, node.name(), field.name(),
 									node.name()));
 				}
 				else if (connection.definition().sortKey().map((key) -> key.name().equals(field.attribute())).orElse(false)) {
-					problem(connection, ("`%s` must serve only the caller's `%s` items, and their owner `%s` is the sort key "
+					problem(connection, UnenforceableRule::new,
+							("`%s` must serve only the caller's `%s` items, and their owner `%s` is the sort key "
 							+ "of what it reads, which DynamoDB does not filter on. Read `%s` through a connection partitioned "
 							+ "by the owner.").formatted(coordinates, node.name(), field.name(), node.name()));
 				}
 				else if (!Access.storedOnItsOwn(node, field)) {
-					problem(connection, ("`%s` must serve only the caller's `%s` items, and `%s` is not in its partition "
+					problem(connection, UnenforceableRule::new,
+							("`%s` must serve only the caller's `%s` items, and `%s` is not in its partition "
 							+ "key nor stored as an attribute of its own (it is part of a composed key), so no filter can "
 							+ "match it. Partition the connection by the owner, or store `%s` as an attribute.")
 						.formatted(coordinates, node.name(), field.name(), field.name()));
@@ -399,18 +415,18 @@ public final class AccessRulesReader {
 		return SchemaNodes.typeName(type);
 	}
 
-	private void problem(graphql.language.Node<?> at, String message) {
-		this.problems.add(new Problem(Location.of(at), Objects.requireNonNull(message)));
+	private void problem(graphql.language.Node<?> at, BiFunction<Location, String, Problem> kind, String message) {
+		this.problems.add(kind.apply(Location.of(at), Objects.requireNonNull(message)));
 	}
 
-	private void problem(DeclaredConnection connection, String message) {
+	private void problem(DeclaredConnection connection, BiFunction<Location, String, Problem> kind, String message) {
 		ObjectTypeDefinition type = this.registry.getTypeOrNull(connection.coordinates().getTypeName(),
 				ObjectTypeDefinition.class);
 		FieldDefinition field = (type == null) ? null : fields(type).stream()
 			.filter((each) -> each.getName().equals(connection.coordinates().getFieldName()))
 			.findFirst()
 			.orElse(null);
-		problem(field, message);
+		problem(field, kind, message);
 	}
 
 }

@@ -18,6 +18,10 @@ import dev.dynamorelay.model.KeyAttribute;
 import dev.dynamorelay.model.KeyCondition;
 import dev.dynamorelay.model.KeyTemplate;
 import dev.dynamorelay.model.ValueType;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.UnsupportedCombination;
+import dev.dynamorelay.schema.Problem.WrongType;
+import dev.dynamorelay.schema.Problem;
 
 import static dev.dynamorelay.declaration.Directives.enumValue;
 import static dev.dynamorelay.declaration.Directives.string;
@@ -36,26 +40,29 @@ final class ArgumentReader {
 	SortArgument sortArgument(InputValueDefinition argument, Directive directive,
 			Optional<KeyAttribute> sortKey, String prefix, List<Entity> nodes, String coordinates) {
 		if (sortKey.isEmpty()) {
-			this.reading.problem(argument, "`%s(%s:)` compares the sort key, but the table or index read has none."
+			this.reading.problem(argument, UnsupportedCombination::new,
+					"`%s(%s:)` compares the sort key, but the table or index read has none."
 				.formatted(coordinates, argument.getName()));
 			return null;
 		}
 		KeyCondition.Op op = KeyCondition.Op.valueOf(enumValue(directive, "op"));
 		boolean list = unwrapNonNull(argument.getType()) instanceof ListType;
 		if ((op == KeyCondition.Op.BETWEEN) != list) {
-			this.reading.problem(argument, (op == KeyCondition.Op.BETWEEN)
+			this.reading.problem(argument, WrongType::new, (op == KeyCondition.Op.BETWEEN)
 					? "`%s(%s:)` is BETWEEN: declare it as a list of two values, e.g. `[String!]`."
 						.formatted(coordinates, argument.getName())
 					: "`%s(%s:)` takes one value; only BETWEEN takes a list.".formatted(coordinates, argument.getName()));
 			return null;
 		}
 		if (op == KeyCondition.Op.BEGINS_WITH && sortKey.get().type() == ScalarAttributeType.N) {
-			this.reading.problem(argument, "`%s(%s:)` is BEGINS_WITH, but sort key `%s` is a number."
+			this.reading.problem(argument, UnsupportedCombination::new,
+					"`%s(%s:)` is BEGINS_WITH, but sort key `%s` is a number."
 				.formatted(coordinates, argument.getName(), sortKey.get().name()));
 			return null;
 		}
 		if (!prefix.isEmpty() && op == KeyCondition.Op.LT) {
-			this.reading.problem(argument, ("`%s(%s:)` is LT on sort keys that start with `%s`: one key condition cannot say both; "
+			this.reading.problem(argument, UnsupportedCombination::new,
+					("`%s(%s:)` is LT on sort keys that start with `%s`: one key condition cannot say both; "
 					+ "use LE, or BETWEEN.").formatted(coordinates, argument.getName(), prefix));
 			return null;
 		}
@@ -66,7 +73,8 @@ final class ArgumentReader {
 				argumentType = listOf.element();
 			}
 			if (!(argumentType instanceof ValueType.Text)) {
-				this.reading.problem(argument, "`%s(%s:)` compares a timestamp in sort keys `%s...`: declare it as a `String` of ISO-8601 instants%s."
+				this.reading.problem(argument, WrongType::new,
+						"`%s(%s:)` compares a timestamp in sort keys `%s...`: declare it as a `String` of ISO-8601 instants%s."
 					.formatted(coordinates, argument.getName(), prefix, (op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
 				return null;
 			}
@@ -78,14 +86,16 @@ final class ArgumentReader {
 				argumentType = listOf.element();
 			}
 			if (type instanceof ValueType.Timestamp && !(argumentType instanceof ValueType.Text)) {
-				this.reading.problem(argument, "`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants%s."
+				this.reading.problem(argument, WrongType::new,
+						"`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants%s."
 					.formatted(coordinates, argument.getName(), sortKey.get().name(),
 							(op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
 				return null;
 			}
 			if (argumentType != null && !(type instanceof ValueType.Timestamp)
 					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.get().type()))) {
-				this.reading.problem(argument, "`%s(%s:)` is `%s`, but sort key `%s` is %s: declare it as %s."
+				this.reading.problem(argument, WrongType::new,
+						"`%s(%s:)` is `%s`, but sort key `%s` is %s: declare it as %s."
 					.formatted(coordinates, argument.getName(), typeName(argument.getType()), sortKey.get().name(),
 							sortKey.get().type(), switch (sortKey.get().type()) {
 								case N -> "`Int`, `Long`, `Float` or `Decimal`";
@@ -123,9 +133,9 @@ final class ArgumentReader {
 		String attribute = Optional.ofNullable(string(directive, "attribute")).orElse(argument.getName());
 		String opName = enumValue(directive, "op");
 		Filter.Op op = Filter.Op.valueOf(opName);
-		String declared = declarationProblem(argument, op, attribute, coordinates, readKeys);
+		Problem declared = declarationProblem(argument, op, attribute, coordinates, readKeys);
 		if (declared != null) {
-			this.reading.problem(argument, declared);
+			this.reading.problem(declared);
 			return null;
 		}
 		ValueType type = null;
@@ -144,14 +154,16 @@ final class ArgumentReader {
 		boolean declaredAttribute = type != null && !(type instanceof ValueType.Json);
 		if (type instanceof ValueType.ListOf listOf) {
 			if (op != Filter.Op.CONTAINS && op != Filter.Op.EXISTS) {
-				this.reading.problem(argument, "`%s(%s:)` compares list attribute `%s`: only CONTAINS and EXISTS apply to a list."
+				this.reading.problem(argument, UnsupportedCombination::new,
+						"`%s(%s:)` compares list attribute `%s`: only CONTAINS and EXISTS apply to a list."
 					.formatted(coordinates, argument.getName(), attribute));
 				return null;
 			}
 			type = listOf.element();
 		}
 		if (type instanceof ValueType.Timestamp && op != Filter.Op.EXISTS && !(argumentType instanceof ValueType.Text)) {
-			this.reading.problem(argument, "`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants."
+			this.reading.problem(argument, WrongType::new,
+					"`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants."
 				.formatted(coordinates, argument.getName(), attribute));
 			return null;
 		}
@@ -161,7 +173,8 @@ final class ArgumentReader {
 		}
 		String fits = operandProblem(op, type, listAttribute, declaredAttribute);
 		if (fits != null) {
-			this.reading.problem(argument, "`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
+			this.reading.problem(argument, UnsupportedCombination::new,
+					"`%s(%s:)` is %s on `%s`, compared as %s: %s".formatted(coordinates, argument.getName(),
 					op, attribute, describe(type), fits));
 			return null;
 		}
@@ -169,25 +182,27 @@ final class ArgumentReader {
 	}
 
 	/** What is wrong with a filter argument's declaration itself (its attribute, its list-ness), if anything. */
-	private static String declarationProblem(InputValueDefinition argument, Filter.Op op, String attribute,
+	private static Problem declarationProblem(InputValueDefinition argument, Filter.Op op, String attribute,
 			String coordinates, List<KeyAttribute> readKeys) {
 		boolean list = unwrapNonNull(argument.getType()) instanceof ListType;
+		Location at = Location.of(argument);
 		if (readKeys.stream().anyMatch((key) -> key.name().equals(attribute))) {
-			return ("`%s(%s:)` filters on key attribute `%s`: DynamoDB refuses a filter on a key of a Query; compare the "
-					+ "sort key with `@sortKey` instead.").formatted(coordinates, argument.getName(), attribute);
+			return new UnsupportedCombination(at, ("`%s(%s:)` filters on key attribute `%s`: DynamoDB refuses a filter "
+					+ "on a key of a Query; compare the sort key with `@sortKey` instead.").formatted(coordinates,
+							argument.getName(), attribute));
 		}
 		if ((op == Filter.Op.IN) != list) {
-			return (op == Filter.Op.IN) ? "`%s(%s:)` is IN: declare it as a list, e.g. `[String!]`."
+			return new WrongType(at, (op == Filter.Op.IN) ? "`%s(%s:)` is IN: declare it as a list, e.g. `[String!]`."
 				.formatted(coordinates, argument.getName())
-					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName());
+					: "`%s(%s:)` takes one value; only IN takes a list.".formatted(coordinates, argument.getName()));
 		}
 		if (op == Filter.Op.IN && !(((ListType) unwrapNonNull(argument.getType())).getType() instanceof NonNullType)) {
-			return "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no null."
-				.formatted(coordinates, argument.getName(), typeName(argument.getType()));
+			return new WrongType(at, "`%s(%s:)` is IN: declare its values non-null, e.g. `[%s!]`; DynamoDB compares no "
+				.formatted(coordinates, argument.getName(), typeName(argument.getType())) + "null.");
 		}
 		if (op == Filter.Op.EXISTS && !typeName(argument.getType()).equals("Boolean")) {
-			return "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
-				.formatted(coordinates, argument.getName());
+			return new WrongType(at, "`%s(%s:)` is EXISTS: declare it as a `Boolean` (true: exists, false: does not)."
+				.formatted(coordinates, argument.getName()));
 		}
 		return null;
 	}

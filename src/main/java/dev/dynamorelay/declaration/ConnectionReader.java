@@ -26,7 +26,15 @@ import dev.dynamorelay.model.KeyTemplate;
 import dev.dynamorelay.model.KeyValue;
 import dev.dynamorelay.model.Table.Index;
 import dev.dynamorelay.model.Table;
-import dev.dynamorelay.schema.Suggestions;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.IndexMistake;
+import dev.dynamorelay.schema.Problem.KeyMistake;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.NotStored;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.UnsupportedCombination;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem.WrongAnswer;
 
 import static dev.dynamorelay.declaration.Directives.argument;
 import static dev.dynamorelay.declaration.Directives.bool;
@@ -60,7 +68,8 @@ final class ConnectionReader {
 		}
 		String coordinates = reads.coordinates();
 		if (argument(field, "last") == null || argument(field, "before") == null) {
-			this.reading.problem(field, "connection `%s` reads a key range and needs `last` and `before` too (Relay "
+			this.reading.problem(field, MissingArgument::new,
+					"connection `%s` reads a key range and needs `last` and `before` too (Relay "
 				.formatted(coordinates) + "clients page backwards with them).");
 		}
 		KeyAttribute partitionKey = reads.partitionKey();
@@ -91,7 +100,8 @@ final class ConnectionReader {
 		List<KeyAttribute> readKeys = sortKey.isPresent() ? List.of(partitionKey, sortKey.get()) : List.of(partitionKey);
 		List<FilterArgument> filters = filters(reads, field, readKeys, (argument) -> {
 			if (!isPlaceholder(argument.getName(), directive, partitionKey)) {
-				this.reading.problem(argument, ("argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, "
+				this.reading.problem(argument, UselessArgument::new,
+						("argument `%s` of `%s` does nothing: give it `@sortKey` or `@filter`, "
 						+ "use it in the `partitionKey` template, or remove it.").formatted(argument.getName(), coordinates));
 			}
 		});
@@ -109,16 +119,19 @@ final class ConnectionReader {
 				reads.index().map(Index::name), reads.global(), reads.position(), reads.consistent(), reads.typing());
 		for (InputValueDefinition argument : field.getInputValueDefinitions()) {
 			if (directive(argument, "sortKey") != null) {
-				this.reading.problem(argument, "`%s` is a Scan, which has no key range: `@sortKey` needs `@query`."
+				this.reading.problem(argument, UnsupportedCombination::new,
+						"`%s` is a Scan, which has no key range: `@sortKey` needs `@query`."
 					.formatted(coordinates));
 			}
 			if (isOrder(argument)) {
-				this.reading.problem(argument, "`%s` is a Scan, which reads in DynamoDB's order only: remove `%s`."
+				this.reading.problem(argument, UnsupportedCombination::new,
+						"`%s` is a Scan, which reads in DynamoDB's order only: remove `%s`."
 					.formatted(coordinates, argument.getName()));
 			}
 		}
 		List<FilterArgument> filters = filters(reads, field, List.of(),
-				(argument) -> this.reading.problem(argument, ("argument `%s` of `%s` does nothing: a Scan has no key to "
+				(argument) -> this.reading.problem(argument, UselessArgument::new,
+						("argument `%s` of `%s` does nothing: a Scan has no key to "
 						+ "fill; give it `@filter`, or remove it.").formatted(argument.getName(), coordinates)));
 		add(type, field, reads, definition, Optional.empty(), "", List.of(), filters, Optional.empty());
 	}
@@ -162,7 +175,8 @@ final class ConnectionReader {
 		Table table = nodes.get(0).table();
 		for (Entity node : nodes) {
 			if (node.table() != table) {
-				this.reading.problem(field, ("`%s` returns types of two tables (`%s` in `%s`, `%s` in `%s`): a connection "
+				this.reading.problem(field, WrongAnswer::new,
+						("`%s` returns types of two tables (`%s` in `%s`, `%s` in `%s`): a connection "
 						+ "reads one.").formatted(coordinates, nodes.get(0).name(), table.name(), node.name(),
 								node.table().name()));
 				return null;
@@ -174,21 +188,23 @@ final class ConnectionReader {
 			index = Optional.ofNullable(table.indexes().get(indexName));
 			if (index.isEmpty()) {
 				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
-				this.reading.problem(wrong, ("`%s` reads index `%s`, which table `%s` "
-						+ "does not declare%s").formatted(coordinates, indexName, table.name(), Suggestions.orElse(indexName,
-								table.indexes().keySet(), "add `@globalIndex` or `@localIndex` to a type of that table.")));
+				this.reading.problem(UnknownName.orElse(Location.of(wrong), "`%s` reads index `%s`, which table `%s` "
+					.formatted(coordinates, indexName, table.name()) + "does not declare", indexName,
+						table.indexes().keySet(), "add `@globalIndex` or `@localIndex` to a type of that table."));
 				return null;
 			}
 		}
 		boolean consistent = bool(directive, "consistentRead", false);
 		if (consistent && index.isPresent() && index.get().global()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "consistentRead");
-			this.reading.problem(wrong, ("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
+			this.reading.problem(wrong, IndexMistake::new,
+					("`%s` asks for consistent reads of global index `%s`: DynamoDB reads global "
 					+ "indexes eventually consistently only; remove `consistentRead`.").formatted(coordinates, indexName));
 		}
 		for (String relay : List.of("first", "after")) {
 			if (argument(field, relay) == null) {
-				this.reading.problem(field, "connection `%s` needs the argument `%s` (Relay: first, after, last, before)."
+				this.reading.problem(field, MissingArgument::new,
+						"connection `%s` needs the argument `%s` (Relay: first, after, last, before)."
 					.formatted(coordinates, relay));
 			}
 		}
@@ -222,7 +238,8 @@ final class ConnectionReader {
 		}
 		Optional<KeyAttribute> sortKey = reads.sortKey();
 		if (!sortKeyPrefix.isEmpty() && (sortKey.isEmpty() || sortKey.get().type() != ScalarAttributeType.S)) {
-			this.reading.problem(directive, "`%s` has a sort key prefix, but its %s has no string sort key."
+			this.reading.problem(directive, KeyMistake::new,
+					"`%s` has a sort key prefix, but its %s has no string sort key."
 				.formatted(reads.coordinates(), reads.index().map((i) -> "index").orElse("table")));
 		}
 		return sortKeyPrefix;
@@ -303,7 +320,8 @@ final class ConnectionReader {
 		ObjectTypeDefinition connection = this.reading.objectType(connectionName);
 		FieldDefinition edges = (connection != null) ? this.reading.field(connection, "edges") : null;
 		if (connection == null || edges == null || this.reading.field(connection, "pageInfo") == null) {
-			this.reading.problem(field, ("`%s` returns `%s`, which is no connection type: return `XConnection` (with `edges` and "
+			this.reading.problem(field, WrongAnswer::new,
+					("`%s` returns `%s`, which is no connection type: return `XConnection` (with `edges` and "
 					+ "`pageInfo`, or left undefined to be generated) for a node type `X`.")
 				.formatted(coordinates, connectionName));
 			return null;
@@ -311,7 +329,7 @@ final class ConnectionReader {
 		ObjectTypeDefinition edge = this.reading.objectType(typeName(edges.getType()));
 		FieldDefinition node = (edge != null) ? this.reading.field(edge, "node") : null;
 		if (node == null) {
-			this.reading.problem(field, "`%s`'s edges have no `node` field.".formatted(connectionName));
+			this.reading.problem(field, WrongAnswer::new, "`%s`'s edges have no `node` field.".formatted(connectionName));
 			return null;
 		}
 		String nodeType = typeName(node.getType());
@@ -324,7 +342,8 @@ final class ConnectionReader {
 		}
 		List<Entity> members = this.reading.abstractTypes.get(nodeType);
 		if (members == null || members.isEmpty()) {
-			this.reading.problem(field, ("`%s`'s node type `%s` is stored in no table: give `%s` a `@table` (or make it an "
+			this.reading.problem(field, NotStored::new,
+					("`%s`'s node type `%s` is stored in no table: give `%s` a `@table` (or make it an "
 					+ "interface or union of such types).").formatted(coordinates, nodeType, nodeType));
 			return null;
 		}

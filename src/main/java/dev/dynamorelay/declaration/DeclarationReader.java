@@ -10,6 +10,8 @@ import graphql.schema.idl.TypeDefinitionRegistry;
 
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.Problem.ConflictingDeclarations;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.isRootType;
@@ -70,12 +72,14 @@ public final class DeclarationReader {
 				Directive lookup = directive(field, "lookup");
 				int count = ((query != null) ? 1 : 0) + ((scan != null) ? 1 : 0) + ((lookup != null) ? 1 : 0);
 				if (count > 1) {
-					this.reading.problem(field, "`%s.%s` has more than one of `@query`, `@scan` and `@lookup`: keep one."
+					this.reading.problem(field, ConflictingDeclarations::new,
+							"`%s.%s` has more than one of `@query`, `@scan` and `@lookup`: keep one."
 						.formatted(type.getName(), field.getName()));
 					continue;
 				}
 				if (parent == null && count > 0 && !isRootType(type)) {
-					this.reading.problem(field, ("`%s.%s` is declared on `%s`, which has no `@table`: connections and lookups belong "
+					this.reading.problem(field, MisplacedDirective::new,
+							("`%s.%s` is declared on `%s`, which has no `@table`: connections and lookups belong "
 							+ "to `Query` or to a type stored in a table.").formatted(type.getName(), field.getName(),
 									type.getName()));
 					continue;

@@ -20,6 +20,8 @@ import dev.dynamorelay.model.DynamoDbNumbers;
 import dev.dynamorelay.model.Entity.AttributeField;
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.ValueType;
+import dev.dynamorelay.schema.Problem.IndexMistake;
+import dev.dynamorelay.schema.Problem.InvalidValue;
 
 import static dev.dynamorelay.declaration.Directives.string;
 
@@ -51,7 +53,8 @@ final class IndexMembershipReader {
 		boolean ok = true;
 		for (Value<?> each : written) {
 			if (!(each instanceof ObjectValue object)) {
-				this.reading.problem(directive, ("`@indexKey(when:)` of `%s` takes objects such as `{field: \"status\", "
+				this.reading.problem(directive, InvalidValue::new,
+						("`@indexKey(when:)` of `%s` takes objects such as `{field: \"status\", "
 						+ "in: [\"open\"]}`.").formatted(typeName));
 				ok = false;
 				continue;
@@ -72,12 +75,14 @@ final class IndexMembershipReader {
 		String name = (given.get("field") instanceof StringValue named) ? named.getValue() : null;
 		AttributeField field = (name != null) ? fields.get(name) : null;
 		if (field == null) {
-			this.reading.problem(object, "`@indexKey` of `%s` for index `%s` has a `when` condition on `%s`, which is no "
+			this.reading.problem(object, IndexMistake::new,
+					"`@indexKey` of `%s` for index `%s` has a `when` condition on `%s`, which is no "
 				.formatted(typeName, index, name) + "field of `%s`.".formatted(typeName));
 			return null;
 		}
 		if (!given.containsKey("in") && !given.containsKey("notIn") && !given.containsKey("exists")) {
-			this.reading.problem(object, ("`@indexKey` of `%s` for index `%s`: `when` on `%s` gives no `in`, `notIn` or "
+			this.reading.problem(object, IndexMistake::new,
+					("`@indexKey` of `%s` for index `%s`: `when` on `%s` gives no `in`, `notIn` or "
 					+ "`exists`: say which values put an item in the index.").formatted(typeName, index, name));
 			return null;
 		}
@@ -105,7 +110,8 @@ final class IndexMembershipReader {
 		String where = "`@indexKey` of `%s` for index `%s`: `when` on `%s`".formatted(typeName, index, field.name());
 		List<Value> each = (written instanceof ArrayValue array) ? array.getValues() : List.of(written);
 		if (each.isEmpty()) {
-			this.reading.problem(at, "%s has an empty `%s`: give at least one value.".formatted(where, which));
+			this.reading.problem(at, InvalidValue::new,
+					"%s has an empty `%s`: give at least one value.".formatted(where, which));
 			return Optional.empty();
 		}
 		List<AttributeValue> values = new ArrayList<>();
@@ -114,7 +120,7 @@ final class IndexMembershipReader {
 			AttributeValue stored = (text != null)
 					? stored(field.type(), text) : null;
 			if (stored == null) {
-				this.reading.problem(at, "%s: `%s` %s.".formatted(where, (text != null) ? text : value,
+				this.reading.problem(at, InvalidValue::new, "%s: `%s` %s.".formatted(where, (text != null) ? text : value,
 						fits(field.type())));
 				return Optional.empty();
 			}

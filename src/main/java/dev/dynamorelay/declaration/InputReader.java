@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 import graphql.language.Directive;
 import graphql.language.DirectivesContainer;
@@ -27,6 +28,17 @@ import dev.dynamorelay.model.Entity.AttributeField;
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.ValueType;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.InvalidValue;
+import dev.dynamorelay.schema.Problem.KeyMistake;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.NotStored;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.UnsupportedCombination;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem.WrongType;
+import dev.dynamorelay.schema.Problem;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
@@ -70,7 +82,8 @@ final class InputReader {
 					}
 				}
 				else if (other != argument) {
-					this.reading.problem(other, "argument `%s` of `%s` does nothing: the values of a mutation with an `input` "
+					this.reading.problem(other, UselessArgument::new,
+							"argument `%s` of `%s` does nothing: the values of a mutation with an `input` "
 						.formatted(other.getName(), coordinates) + "come from it; move the argument into its input type.");
 				}
 			}
@@ -141,7 +154,8 @@ final class InputReader {
 		}
 		if (field.getName().equals("id") && typeName(field.getType()).equals("ID") && entity.node()) {
 			if (kind == Kind.CREATE) {
-				this.reading.problem(field, ("%s is an `id`, but a create composes the id from the key fields of `%s`: "
+				this.reading.problem(field, UselessArgument::new,
+						("%s is an `id`, but a create composes the id from the key fields of `%s`: "
 						+ "remove it.").formatted(where, entity.name()));
 				return null;
 			}
@@ -152,7 +166,7 @@ final class InputReader {
 
 	private boolean textOnly(String where, InputValueDefinition field, String what) {
 		if (!typeName(field.getType()).equals("String") || unwrapNonNull(field.getType()) instanceof ListType) {
-			this.reading.problem(field, "%s is %s: declare it as a `String`.".formatted(where, what));
+			this.reading.problem(field, WrongType::new, "%s is %s: declare it as a `String`.".formatted(where, what));
 			return false;
 		}
 		return true;
@@ -170,7 +184,8 @@ final class InputReader {
 		Entity child = this.reading.entities.get(typeName);
 		InputObjectTypeDefinition object = inputObject(field.getType());
 		if (kind != Kind.CREATE || depth > 0) {
-			this.reading.problem(directive, "%s has `@children`, which creates items with the one a create writes: only "
+			this.reading.problem(directive, MisplacedDirective::new,
+					"%s has `@children`, which creates items with the one a create writes: only "
 				.formatted(where) + "a create's input (not a child's) may have them.");
 			return null;
 		}
@@ -178,19 +193,22 @@ final class InputReader {
 			if (this.reading.isUnreadable(typeName)) {
 				return null;
 			}
-			this.reading.problem(Directives.argumentValue(directive, "type"), "%s creates `%s` children, which are stored in "
+			this.reading.problem(Directives.argumentValue(directive, "type"), NotStored::new,
+					"%s creates `%s` children, which are stored in "
 				.formatted(where, typeName) + "no table: give it a `@table`.%s"
 					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return null;
 		}
 		if (!(unwrapNonNull(field.getType()) instanceof ListType) || object == null) {
-			this.reading.problem(field, "%s has `@children`: declare it as a list of input objects, e.g. `[LineInput!]`."
+			this.reading.problem(field, WrongType::new,
+					"%s has `@children`: declare it as a list of input objects, e.g. `[LineInput!]`."
 				.formatted(where));
 			return null;
 		}
 		List<String> lacking = parent.keyFields().stream().filter((name) -> !child.keyFields().contains(name)).toList();
 		if (!lacking.isEmpty()) {
-			this.reading.problem(directive, ("%s creates `%s` children of `%s` items, but the key of `%s` has no %s of the "
+			this.reading.problem(directive, KeyMistake::new,
+					("%s creates `%s` children of `%s` items, but the key of `%s` has no %s of the "
 					+ "key of `%s`: the children of two `%s` items would share their keys, and the writer of one reach the "
 					+ "other's. Put every key field of `%s` (%s) into the key of `%s`.").formatted(where, typeName,
 							parent.name(), typeName, fieldList(lacking), parent.name(), parent.name(), parent.name(),
@@ -201,7 +219,8 @@ final class InputReader {
 		int problems = this.reading.problems.size();
 		for (InputValueDefinition childField : childFields) {
 			if (parent.keyFields().contains(childField.getName())) {
-				this.reading.problem(childField, ("`%s.%s` would name the `%s` a child is under, which is the one it is "
+				this.reading.problem(childField, KeyMistake::new,
+						("`%s.%s` would name the `%s` a child is under, which is the one it is "
 						+ "created with: a child takes the key fields of `%s` (%s) from it; remove `%s`.").formatted(
 								object.getName(), childField.getName(), parent.name(), parent.name(),
 								fieldList(parent.keyFields()), childField.getName()));
@@ -216,17 +235,20 @@ final class InputReader {
 
 	private InputField expectedVersion(String where, Kind kind, Entity entity, InputValueDefinition field) {
 		if (entity.version().isEmpty()) {
-			this.reading.problem(field, "%s has `@expectedVersion`, but `%s` has no `@version` field to compare."
+			this.reading.problem(field, UnsupportedCombination::new,
+					"%s has `@expectedVersion`, but `%s` has no `@version` field to compare."
 				.formatted(where, entity.name()));
 			return null;
 		}
 		if (kind == Kind.CREATE) {
-			this.reading.problem(field, "%s has `@expectedVersion`, but a create writes an item that does not exist yet."
+			this.reading.problem(field, UnsupportedCombination::new,
+					"%s has `@expectedVersion`, but a create writes an item that does not exist yet."
 				.formatted(where));
 			return null;
 		}
 		if (!Set.of("Int", "Long").contains(typeName(field.getType())) || unwrapNonNull(field.getType()) instanceof ListType) {
-			this.reading.problem(field, "%s has `@expectedVersion`: declare it as an `Int` or `Long`.".formatted(where));
+			this.reading.problem(field, WrongType::new,
+					"%s has `@expectedVersion`: declare it as an `Int` or `Long`.".formatted(where));
 			return null;
 		}
 		return new InputField.ExpectedVersion(field.getName());
@@ -235,12 +257,14 @@ final class InputReader {
 	private InputField conditional(String where, Kind kind, Entity entity, InputValueDefinition field,
 			Directive directive) {
 		if (kind == Kind.CREATE) {
-			this.reading.problem(directive, "%s has `@condition`, but a create writes an item that does not exist yet."
+			this.reading.problem(directive, UnsupportedCombination::new,
+					"%s has `@condition`, but a create writes an item that does not exist yet."
 				.formatted(where));
 			return null;
 		}
 		if (string(directive, "value") != null) {
-			this.reading.problem(Directives.argumentValue(directive, "value"), "%s has `@condition` with a `value`: on an "
+			this.reading.problem(Directives.argumentValue(directive, "value"), MisplacedDirective::new,
+					"%s has `@condition` with a `value`: on an "
 				.formatted(where) + "input field the client gives the value; a constant condition belongs on the mutation field.");
 			return null;
 		}
@@ -253,13 +277,15 @@ final class InputReader {
 			Type<?> inputType, DirectivesContainer<?> at) {
 		String attribute = Optional.ofNullable(string(directive, "attribute")).orElse(defaultAttribute);
 		if (attribute == null) {
-			this.reading.problem(directive, "%s: `@condition` needs the `attribute` it compares.".formatted(where));
+			this.reading.problem(directive, MissingArgument::new,
+					"%s: `@condition` needs the `attribute` it compares.".formatted(where));
 			return null;
 		}
 		Filter.Op op = Filter.Op.valueOf(enumValue(directive, "op"));
 		boolean list = inputType != null && unwrapNonNull(inputType) instanceof ListType;
 		if ((op == Filter.Op.IN) != list && inputType != null) {
-			this.reading.problem(directive, (op == Filter.Op.IN) ? "%s is IN: declare it as a list, e.g. `[String!]`."
+			this.reading.problem(directive, WrongType::new,
+					(op == Filter.Op.IN) ? "%s is IN: declare it as a list, e.g. `[String!]`."
 				.formatted(where) : "%s takes one value; only IN takes a list.".formatted(where));
 			return null;
 		}
@@ -276,20 +302,23 @@ final class InputReader {
 	private InputField value(String where, Kind kind, Entity entity, InputValueDefinition field) {
 		AttributeField target = entity.fields().get(field.getName());
 		if (target == null) {
-			this.reading.problem(field, ("%s is no field of `%s`: an input field writes the field of its name%s")
-				.formatted(where, entity.name(), Suggestions.closest(field.getName(), entity.fields().keySet())
-					.map((closest) -> ". Did you mean `%s`? Otherwise rename it, or remove it.".formatted(closest))
-					.orElse("; rename it, or remove it.")));
+			Optional<String> closest = Suggestions.closest(field.getName(), entity.fields().keySet());
+			this.reading.problem(new UnknownName(Location.of(field), field.getName(), closest,
+					"%s is no field of `%s`: an input field writes the field of its name%s".formatted(where, entity.name(),
+							closest.map(". Did you mean `%s`? Otherwise rename it, or remove it."::formatted)
+								.orElse("; rename it, or remove it."))));
 			return null;
 		}
 		if (entity.version().filter((version) -> version == target).isPresent()) {
-			this.reading.problem(field, ("%s writes `%s.%s`, the `@version`, which the server keeps: remove it, or make it "
+			this.reading.problem(field, UnsupportedCombination::new,
+					("%s writes `%s.%s`, the `@version`, which the server keeps: remove it, or make it "
 					+ "an `@expectedVersion`.").formatted(where, entity.name(), target.name()));
 			return null;
 		}
 		ValueType given = this.reading.valueType(field.getType(), field);
 		if (given == null || !fits(given, target.type())) {
-			this.reading.problem(field, "%s is `%s`, but `%s.%s` stores %s: declare it as %s.".formatted(where,
+			this.reading.problem(field, WrongType::new,
+					"%s is `%s`, but `%s.%s` stores %s: declare it as %s.".formatted(where,
 					graphql.language.AstPrinter.printAst(field.getType()), entity.name(), target.name(),
 					describe(target.type()), expected(target.type())));
 			return null;
@@ -384,14 +413,16 @@ final class InputReader {
 		}
 		Generated generated = Generated.valueOf(enumValue(directive, "value"));
 		if (kind != Kind.CREATE && kind != Kind.REPLACE) {
-			this.reading.problem(directive, "%s has `@generated`, which fills in what a create leaves out: an %s does not."
+			this.reading.problem(directive, UnsupportedCombination::new,
+					"%s has `@generated`, which fills in what a create leaves out: an %s does not."
 				.formatted(where, kind.directive()));
 			return Optional.empty();
 		}
 		boolean fits = (generated == Generated.NOW) ? target.type() instanceof ValueType.Timestamp
 				: target.type() instanceof ValueType.Text;
 		if (!fits) {
-			this.reading.problem(Directives.argumentValue(directive, "value"), "%s is `@generated(value: %s)`, which fills "
+			this.reading.problem(Directives.argumentValue(directive, "value"), InvalidValue::new,
+					"%s is `@generated(value: %s)`, which fills "
 				.formatted(where, generated) + "%s; `%s` is not one.".formatted((generated == Generated.NOW)
 						? "a `@timestamp` field" : "a `String` or `ID` field", target.name()));
 			return Optional.empty();
@@ -410,13 +441,15 @@ final class InputReader {
 			if (this.reading.isUnreadable(typeName)) {
 				return Optional.empty();
 			}
-			this.reading.problem(Directives.argumentValue(directive, "type"), "%s references `%s`, which is stored in no "
+			this.reading.problem(Directives.argumentValue(directive, "type"), NotStored::new,
+					"%s references `%s`, which is stored in no "
 				.formatted(where, typeName) + "table: give it a `@table`.%s"
 					.formatted(Suggestions.didYouMean(typeName, this.reading.entities.keySet())));
 			return Optional.empty();
 		}
 		if (!referenced.keyFields().contains(field.getName())) {
-			this.reading.problem(Directives.argumentValue(directive, "type"), ("%s references `%s`, whose key has no "
+			this.reading.problem(Directives.argumentValue(directive, "type"), KeyMistake::new,
+					("%s references `%s`, whose key has no "
 					+ "`{%s}`: the field fills the placeholder of its name in the key of `%s`.").formatted(where, typeName,
 							field.getName(), typeName));
 			return Optional.empty();
@@ -436,12 +469,12 @@ final class InputReader {
 		boolean text = target.type() instanceof ValueType.Text;
 		boolean numeric = target.type() instanceof ValueType.Number;
 		if ((notBlank || maxBytes.isPresent()) && !text) {
-			this.reading.problem(Directives.argumentValue(directive, notBlank ? "notBlank" : "maxBytes"),
+			this.reading.problem(Directives.argumentValue(directive, notBlank ? "notBlank" : "maxBytes"), UnsupportedCombination::new,
 					"%s: `notBlank` and `maxBytes` bound strings; `%s` is not one."
 				.formatted(where, target.name()));
 		}
 		if ((min.isPresent() || max.isPresent()) && !numeric) {
-			this.reading.problem(Directives.argumentValue(directive, min.isPresent() ? "min" : "max"),
+			this.reading.problem(Directives.argumentValue(directive, min.isPresent() ? "min" : "max"), UnsupportedCombination::new,
 					"%s: `min` and `max` bound numbers; `%s` is not one.".formatted(where, target.name()));
 		}
 		return new Constraint(notBlank, maxBytes, min, max);
@@ -482,7 +515,8 @@ final class InputReader {
 		switch (kind) {
 			case CREATE, REPLACE -> {
 				if (!missing.isEmpty() && !(kind == Kind.REPLACE && byId)) {
-					problemAt(at, typeName, "`%s` %ss a `%s`, whose key needs %s: add %s to `%s`.".formatted(typeName,
+					problemAt(at, typeName, MissingArgument::new,
+							"`%s` %ss a `%s`, whose key needs %s: add %s to `%s`.".formatted(typeName,
 							kind.directive(), entity.name(), fieldList(keyFields), fieldList(missing), typeName));
 				}
 			}
@@ -490,13 +524,15 @@ final class InputReader {
 				if (byId) {
 					List<String> given = keyFields.stream().filter(shape.fields()::containsKey).toList();
 					if (!given.isEmpty()) {
-						problemAt(at, typeName, ("`%s` names the item by `id`, and has key field%s %s, which %s cannot "
+						problemAt(at, typeName, UselessArgument::new,
+								("`%s` names the item by `id`, and has key field%s %s, which %s cannot "
 								+ "change: remove %s.").formatted(typeName, (given.size() > 1) ? "s" : "", fieldList(given),
 										(kind == Kind.UPDATE) ? "an update" : "a delete", fieldList(given)));
 					}
 				}
 				else if (!missing.isEmpty()) {
-					problemAt(at, typeName, ("`%s` %ss a `%s` named by an `id: ID` or by its key fields %s: add %s, or an "
+					problemAt(at, typeName, MissingArgument::new,
+							("`%s` %ss a `%s` named by an `id: ID` or by its key fields %s: add %s, or an "
 							+ "`id: ID!`.").formatted(typeName, kind.directive(), entity.name(), fieldList(keyFields),
 									fieldList(missing)));
 				}
@@ -506,22 +542,21 @@ final class InputReader {
 			for (InputField.Value value : shape.all(InputField.Value.class)) {
 				if (!keyFields.contains(value.name())) {
 					problemAt(fields.stream().filter((f) -> f.getName().equals(value.name())).findFirst().orElse(null),
-							typeName, "`%s.%s` does nothing: a delete writes no values; remove it, or make it a `@condition`."
+							typeName, UselessArgument::new,
+									"`%s.%s` does nothing: a delete writes no values; remove it, or make it a `@condition`."
 								.formatted(typeName, value.name()));
 				}
 			}
 		}
 	}
 
-	private void problemAt(Node<?> at, String typeName, String message) {
+	private void problemAt(Node<?> at, String typeName, BiFunction<Location, String, Problem> kind, String message) {
 		Node<?> where = (at != null) ? at : this.reading.registry.getType(typeName).orElse(null);
-		this.reading.problem(where, message);
+		this.reading.problem(where, kind, message);
 	}
 
 	static String fieldList(List<String> names) {
 		return String.join(", ", names.stream().map((name) -> "`" + name + "`").toList());
 	}
-
-	// ---- the field's own conditions
 
 }

@@ -16,7 +16,9 @@ import dev.dynamorelay.model.KeyAttribute;
 import dev.dynamorelay.model.KeyTemplate;
 import dev.dynamorelay.model.KeyValue;
 import dev.dynamorelay.model.ValueType;
-import dev.dynamorelay.schema.Suggestions;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.KeyMistake;
+import dev.dynamorelay.schema.Problem.UnknownName;
 
 import static dev.dynamorelay.declaration.Directives.argument;
 
@@ -42,7 +44,7 @@ final class KeyValueReader {
 		}
 		catch (IllegalArgumentException ex) {
 			this.reading.problem(Directives.argumentValue(at, (maxBytes == KeyValue.MAX_SORT_KEY_BYTES) ? "sortKey"
-					: "partitionKey"), ex.getMessage() + ".");
+					: "partitionKey"), KeyMistake::new, ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Map<String, KeyValue.Source> sources = new LinkedHashMap<>();
@@ -76,10 +78,10 @@ final class KeyValueReader {
 				names.addAll(parent.fields().keySet());
 			}
 			// A template written in the directive is reported there; one that the key's name gave, at the directive.
-			this.reading.problem(Directives.argumentValue(at, templateArgument), ("`%s` fills key `%s` from `{%s}`, but `%s` "
-					+ "is %s%s").formatted(coordinates, attribute, placeholder, placeholder, where, Suggestions.orElse(
-							placeholder, names, "add the argument, or give `@%s(%s: ...)` a template such as "
-								.formatted(at.getName(), templateArgument) + "`\"CUSTOMER#{customerId}\"`.")));
+			this.reading.problem(UnknownName.orElse(Location.of(Directives.argumentValue(at, templateArgument)),
+					"`%s` fills key `%s` from `{%s}`, but `%s` is %s".formatted(coordinates, attribute, placeholder,
+							placeholder, where), placeholder, names, "add the argument, or give `@%s(%s: ...)` a template "
+								.formatted(at.getName(), templateArgument) + "such as `\"CUSTOMER#{customerId}\"`."));
 			return Optional.empty();
 		}
 		return Optional.of(new KeyValue(attribute, template, sources, keyType, maxBytes));

@@ -15,7 +15,13 @@ import graphql.schema.FieldCoordinates;
 import dev.dynamorelay.declaration.DeclaredSubscription.ChangeType;
 import dev.dynamorelay.model.KeyValue;
 import dev.dynamorelay.model.ValueType;
-import dev.dynamorelay.schema.Suggestions;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem.WrongAnswer;
+import dev.dynamorelay.schema.Problem.WrongType;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.string;
@@ -46,7 +52,8 @@ final class LiveReader {
 		Directive live = directive(field, "live");
 		String coordinates = type.getName() + "." + field.getName();
 		if (!type.getName().equals("Subscription")) {
-			this.reading.problem(live, "`%s` has `@live`, which declares a field of `Subscription` only.".formatted(coordinates));
+			this.reading.problem(live, MisplacedDirective::new,
+					"`%s` has `@live`, which declares a field of `Subscription` only.".formatted(coordinates));
 			return;
 		}
 		String name = string(live, "connection");
@@ -56,9 +63,9 @@ final class LiveReader {
 			.orElse(null);
 		if (connection == null) {
 			if (!this.reading.isFailedConnection(name)) {
-				this.reading.problem(Directives.argumentValue(live, "connection"), ("`%s` keeps `%s` live, which is no declared "
-						+ "connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(coordinates, name,
-								Suggestions.didYouMean(name, this.reading.connectionNames())));
+				this.reading.problem(UnknownName.of(Location.of(Directives.argumentValue(live, "connection")),
+						("`%s` keeps `%s` live, which is no declared connection (`Type.field` of a `@query` or `@scan` "
+								+ "field).").formatted(coordinates, name), name, this.reading.connectionNames()));
 			}
 			return;
 		}
@@ -82,7 +89,8 @@ final class LiveReader {
 		for (String placeholder : declared.template().placeholders()) {
 			InputValueDefinition argument = Directives.argument(field, placeholder);
 			if (argument == null) {
-				this.reading.problem(field, ("`%s` keeps a partition of `%s` live, whose key fills `{%s}`: add the argument "
+				this.reading.problem(field, MissingArgument::new,
+						("`%s` keeps a partition of `%s` live, whose key fills `{%s}`: add the argument "
 						+ "`%s`.").formatted(coordinates, connection.coordinates().getTypeName() + "."
 								+ connection.coordinates().getFieldName(), placeholder, placeholder));
 				continue;
@@ -91,7 +99,8 @@ final class LiveReader {
 			ValueType given = this.reading.valueType(argument.getType(), argument);
 			if (given == null || given.keyType().isEmpty() || !given.keyType().equals(type.keyType())
 					&& !(type instanceof ValueType.Timestamp && given instanceof ValueType.Text)) {
-				this.reading.problem(argument, "argument `%s` of `%s` fills `{%s}`, stored as %s: declare it as %s."
+				this.reading.problem(argument, WrongType::new,
+						"argument `%s` of `%s` fills `{%s}`, stored as %s: declare it as %s."
 					.formatted(placeholder, coordinates, placeholder, type.keyType().map(Object::toString).orElse("a string"),
 							(type instanceof ValueType.Timestamp) ? "a `String` of ISO-8601 instants"
 									: type.keyType().map((key) -> switch (key) {
@@ -121,13 +130,15 @@ final class LiveReader {
 			String name = argument.getName();
 			if (name.equals(AFTER) && !own.contains(name)) {
 				if (!typeName(argument.getType()).equals("String")) {
-					this.reading.problem(argument, "`%s(after:)` takes the `eventId` of a change: declare it as a `String`."
+					this.reading.problem(argument, WrongType::new,
+							"`%s(after:)` takes the `eventId` of a change: declare it as a `String`."
 						.formatted(coordinates));
 				}
 				after = Optional.of(name);
 			}
 			else if (!own.contains(name) && !placeholders.contains(name)) {
-				this.reading.problem(argument, ("argument `%s` of `%s` does nothing: a live connection takes its connection's "
+				this.reading.problem(argument, UselessArgument::new,
+						("argument `%s` of `%s` does nothing: a live connection takes its connection's "
 						+ "partition values, its sort-key, filter and order arguments, and `after`.").formatted(name, coordinates));
 			}
 		}
@@ -139,7 +150,8 @@ final class LiveReader {
 		String typeName = typeName(field.getType());
 		ObjectTypeDefinition change = this.reading.objectType(typeName);
 		if (change == null || this.reading.entities.containsKey(typeName)) {
-			this.reading.problem(field, ("`%s` answers `%s`: answer a change type with `kind: ChangeKind!`, `edge` and "
+			this.reading.problem(field, WrongAnswer::new,
+					("`%s` answers `%s`: answer a change type with `kind: ChangeKind!`, `edge` and "
 					+ "`deletedId: ID`.").formatted(coordinates, typeName));
 			return null;
 		}
@@ -164,12 +176,14 @@ final class LiveReader {
 				eventId = Optional.of(each.getName());
 			}
 			else {
-				this.reading.problem(each, ("%s is nothing a change of `%s` holds: a change type has `kind: ChangeKind!`, "
+				this.reading.problem(each, WrongAnswer::new,
+						("%s is nothing a change of `%s` holds: a change type has `kind: ChangeKind!`, "
 						+ "`edge: %s`, `deletedId: ID` and `eventId: String`.").formatted(where, coordinates, edgeType));
 			}
 		}
 		if (!kind) {
-			this.reading.problem(change, "`%s` has no `kind: ChangeKind!`: a change says what happened.".formatted(typeName));
+			this.reading.problem(change, WrongAnswer::new,
+					"`%s` has no `kind: ChangeKind!`: a change says what happened.".formatted(typeName));
 		}
 		return new ChangeType(typeName, edge, deletedId, eventId);
 	}

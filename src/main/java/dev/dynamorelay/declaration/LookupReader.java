@@ -16,6 +16,9 @@ import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.KeyTemplate;
 import dev.dynamorelay.model.KeyValue;
 import dev.dynamorelay.model.Table;
+import dev.dynamorelay.schema.Problem.NotStored;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem.WrongAnswer;
 
 import static dev.dynamorelay.declaration.Directives.directive;
 import static dev.dynamorelay.declaration.Directives.string;
@@ -37,7 +40,8 @@ final class LookupReader {
 	void read(ObjectTypeDefinition type, Entity parent, FieldDefinition field, Directive directive) {
 		String coordinates = type.getName() + "." + field.getName();
 		if (unwrapNonNull(field.getType()) instanceof ListType) {
-			this.reading.problem(field, "`%s` is a `@lookup` of one item: return the type, not a list; a list is a connection."
+			this.reading.problem(field, WrongAnswer::new,
+					"`%s` is a `@lookup` of one item: return the type, not a list; a list is a connection."
 				.formatted(coordinates));
 			return;
 		}
@@ -47,7 +51,8 @@ final class LookupReader {
 			return;
 		}
 		if (target == null) {
-			this.reading.problem(field, "`%s` looks up `%s`, which is stored in no table: give it a `@table`."
+			this.reading.problem(field, NotStored::new,
+					"`%s` looks up `%s`, which is stored in no table: give it a `@table`."
 				.formatted(coordinates, typeName(field.getType())));
 			return;
 		}
@@ -75,7 +80,8 @@ final class LookupReader {
 		for (InputValueDefinition argument : field.getInputValueDefinitions()) {
 			if (!used.contains(argument.getName()) && directive(argument, "sortKey") == null
 					&& directive(argument, "filter") == null) {
-				this.reading.problem(argument, ("argument `%s` of `%s` does nothing: a `@lookup` reads one item by its key; use the "
+				this.reading.problem(argument, UselessArgument::new,
+						("argument `%s` of `%s` does nothing: a `@lookup` reads one item by its key; use the "
 						+ "argument in a key template (`@lookup(partitionKey: ..., sortKey: ...)`), or remove it.")
 					.formatted(argument.getName(), coordinates));
 			}

@@ -22,6 +22,16 @@ import dev.dynamorelay.declaration.DeclaredMutation.Kind;
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.ValueType;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.ConflictingDeclarations;
+import dev.dynamorelay.schema.Problem.InvalidValue;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.NotStored;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.UnsupportedCombination;
+import dev.dynamorelay.schema.Problem.UselessArgument;
+import dev.dynamorelay.schema.Problem.WrongAnswer;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
@@ -70,12 +80,14 @@ final class MutationReader {
 		List<Kind> kinds = kinds(field);
 		Directive directive = directive(field, kinds.get(0).directive());
 		if (!type.getName().equals("Mutation")) {
-			this.reading.problem(directive, "`%s` has `@%s`, which declares a field of `Mutation` only."
+			this.reading.problem(directive, MisplacedDirective::new,
+					"`%s` has `@%s`, which declares a field of `Mutation` only."
 				.formatted(coordinates, kinds.get(0).directive()));
 			return;
 		}
 		if (kinds.size() > 1) {
-			this.reading.problem(field, "`%s` has more than one of `@create`, `@update`, `@replace` and `@delete`: keep one."
+			this.reading.problem(field, ConflictingDeclarations::new,
+					"`%s` has more than one of `@create`, `@update`, `@replace` and `@delete`: keep one."
 				.formatted(coordinates));
 			return;
 		}
@@ -109,7 +121,7 @@ final class MutationReader {
 			if (entity == null) {
 				if (!this.reading.isUnreadable(named)) {
 					graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
-					this.reading.problem(wrong, "`%s` writes `%s`, which is stored in no "
+					this.reading.problem(wrong, NotStored::new, "`%s` writes `%s`, which is stored in no "
 						.formatted(coordinates, named) + "table: give it a `@table`.%s"
 							.formatted(Suggestions.didYouMean(named, this.reading.entities.keySet())));
 				}
@@ -117,7 +129,8 @@ final class MutationReader {
 			}
 			if (returned != null && returned != entity) {
 				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "type");
-				this.reading.problem(wrong, "`%s` writes `%s` but answers `%s`: answer the type it writes."
+				this.reading.problem(wrong, WrongAnswer::new,
+						"`%s` writes `%s` but answers `%s`: answer the type it writes."
 					.formatted(coordinates, named, returned.name()));
 				return null;
 			}
@@ -126,7 +139,8 @@ final class MutationReader {
 		if (returned == null) {
 			String answered = typeName(field.getType());
 			if (!this.reading.isUnreadable(answered)) {
-				this.reading.problem(directive, ("`%s` answers `%s`, which tells no type to write: name it with "
+				this.reading.problem(directive, MissingArgument::new,
+						("`%s` answers `%s`, which tells no type to write: name it with "
 						+ "`@%s(type: \"...\")`, or answer the type (or a payload with a field of it).")
 					.formatted(coordinates, answered, directive.getName()));
 			}
@@ -160,14 +174,16 @@ final class MutationReader {
 		List<Condition> conditions = new ArrayList<>();
 		for (Directive directive : field.getDirectives("condition")) {
 			if (kind == Kind.CREATE) {
-				this.reading.problem(directive, "`%s` has `@condition`, but a create writes an item that does not exist yet."
+				this.reading.problem(directive, UnsupportedCombination::new,
+						"`%s` has `@condition`, but a create writes an item that does not exist yet."
 					.formatted(coordinates));
 				continue;
 			}
 			String text = string(directive, "value");
 			Filter.Op op = Filter.Op.valueOf(enumValue(directive, "op"));
 			if (text == null) {
-				this.reading.problem(directive, ("`%s`: a `@condition` on a mutation field needs the `value` it compares "
+				this.reading.problem(directive, MissingArgument::new,
+						("`%s`: a `@condition` on a mutation field needs the `value` it compares "
 						+ "with (for EXISTS, `true` or `false`).").formatted(coordinates));
 				continue;
 			}
@@ -179,7 +195,8 @@ final class MutationReader {
 				condition = new Condition(condition.attribute(), op, new ValueType.Bool(), Optional.empty());
 			}
 			if (op == Filter.Op.IN) {
-				this.reading.problem(directive, "`%s`: a constant `@condition` compares one value; IN needs a list input."
+				this.reading.problem(directive, UnsupportedCombination::new,
+						"`%s`: a constant `@condition` compares one value; IN needs a list input."
 					.formatted(coordinates));
 				continue;
 			}
@@ -211,7 +228,7 @@ final class MutationReader {
 		}
 		catch (RuntimeException ex) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "value");
-			this.reading.problem(wrong, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
+			this.reading.problem(wrong, InvalidValue::new, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
 				.formatted(coordinates, text, InputReader.describe(type), condition.attribute()));
 			return null;
 		}
@@ -225,7 +242,8 @@ final class MutationReader {
 		String name = typeName(type);
 		boolean many = input != null && input.many();
 		if (list != many) {
-			this.reading.problem(field, (list ? "`%s` answers a list, but its `input` is one object: answer one."
+			this.reading.problem(field, WrongAnswer::new,
+					(list ? "`%s` answers a list, but its `input` is one object: answer one."
 					: "`%s` takes a list `input`: answer a list of what it writes.").formatted(coordinates));
 			return null;
 		}
@@ -237,7 +255,8 @@ final class MutationReader {
 		}
 		ObjectTypeDefinition payload = this.reading.objectType(name);
 		if (payload == null || this.reading.entities.containsKey(name)) {
-			this.reading.problem(field, ("`%s` answers `%s`: answer the type it writes (`%s`), its `ID`, or a payload type "
+			this.reading.problem(field, WrongAnswer::new,
+					("`%s` answers `%s`: answer the type it writes (`%s`), its `ID`, or a payload type "
 					+ "with fields of them.").formatted(coordinates, name, entity.name()));
 			return null;
 		}
@@ -267,23 +286,27 @@ final class MutationReader {
 			}
 			else if (field.getName().equals(InputReader.CLIENT_MUTATION_ID) && type.equals("String")) {
 				if (input != null && input.shape().one(InputField.ClientMutationId.class).isEmpty()) {
-					this.reading.problem(field, "%s answers the input's `clientMutationId`, which `%s` does not take: add it."
+					this.reading.problem(field, WrongAnswer::new,
+							"%s answers the input's `clientMutationId`, which `%s` does not take: add it."
 						.formatted(where, input.shape().typeName()));
 				}
 				clientMutationId = Optional.of(field.getName());
 			}
 			else {
-				this.reading.problem(field, ("%s is nothing `%s` can answer: a payload holds the item (`%s`), its edge "
+				this.reading.problem(field, WrongAnswer::new,
+						("%s is nothing `%s` can answer: a payload holds the item (`%s`), its edge "
 						+ "(`@edge`), `deletedId: ID` and `clientMutationId: String`.").formatted(where, coordinates,
 								entity.name()));
 			}
 		}
 		if (kind == Kind.DELETE && !edges.isEmpty()) {
-			this.reading.problem(payload, "`%s` answers edges, but a delete leaves none: answer `deletedId`."
+			this.reading.problem(payload, WrongAnswer::new,
+					"`%s` answers edges, but a delete leaves none: answer `deletedId`."
 				.formatted(payload.getName()));
 		}
 		if (kind != Kind.DELETE && deletedId.isPresent()) {
-			this.reading.problem(payload, "`%s` answers `deletedId`, but `%s` deletes nothing.".formatted(payload.getName(),
+			this.reading.problem(payload, WrongAnswer::new,
+					"`%s` answers `deletedId`, but `%s` deletes nothing.".formatted(payload.getName(),
 					coordinates));
 		}
 		return new Answer.Payload(payload.getName(), node, edges, deletedId, clientMutationId);
@@ -298,22 +321,24 @@ final class MutationReader {
 		if (connection == null) {
 			if (!this.reading.isFailedConnection(name)) {
 				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
-				this.reading.problem(wrong, ("%s is the edge of `%s`, which is no "
-						+ "declared connection (`Type.field` of a `@query` or `@scan` field).%s").formatted(where, name,
-								Suggestions.didYouMean(name, this.reading.connectionNames())));
+				this.reading.problem(UnknownName.of(Location.of(wrong), ("%s is the edge of `%s`, which is no declared "
+						+ "connection (`Type.field` of a `@query` or `@scan` field).").formatted(where, name), name,
+						this.reading.connectionNames()));
 			}
 			return null;
 		}
 		if (!connection.nodes().contains(entity)) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "connection");
-			this.reading.problem(wrong, "%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
+			this.reading.problem(wrong, WrongAnswer::new,
+					"%s is the edge of `%s`, whose nodes are %s, not `%s`.".formatted(where, name,
 					InputReader.fieldList(connection.nodes().stream().map(Entity::name).toList()), entity.name()));
 			return null;
 		}
 		String edgeType = typeName(field.getType());
 		ObjectTypeDefinition edge = this.reading.objectType(edgeType);
 		if (edge == null || this.reading.field(edge, "cursor") == null || this.reading.field(edge, "node") == null) {
-			this.reading.problem(field, "%s has `@edge`: answer an edge type (with `cursor` and `node`), e.g. `%sEdge`."
+			this.reading.problem(field, WrongAnswer::new,
+					"%s has `@edge`: answer an edge type (with `cursor` and `node`), e.g. `%sEdge`."
 				.formatted(where, entity.name()));
 			return null;
 		}
@@ -323,7 +348,8 @@ final class MutationReader {
 		connection.orderArgument().ifPresent(arguments::add);
 		for (InputValueDefinition argument : field.getInputValueDefinitions()) {
 			if (!arguments.contains(argument.getName())) {
-				this.reading.problem(argument, ("argument `%s` of %s is none of `%s`'s sort-key, filter and order arguments "
+				this.reading.problem(argument, UselessArgument::new,
+						("argument `%s` of %s is none of `%s`'s sort-key, filter and order arguments "
 						+ "(%s): an edge field takes those only.").formatted(argument.getName(), where, name,
 								arguments.isEmpty() ? "it has none" : InputReader.fieldList(List.copyOf(arguments))));
 			}

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 
 import graphql.language.AstPrinter;
 import graphql.language.Directive;
@@ -26,8 +27,10 @@ import graphql.schema.idl.TypeDefinitionRegistry;
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Table;
 import dev.dynamorelay.model.ValueType;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.WrongType;
+import dev.dynamorelay.schema.Problem;
 import dev.dynamorelay.schema.SchemaNodes;
 
 import static dev.dynamorelay.declaration.Directives.directive;
@@ -67,11 +70,15 @@ final class Reading {
 	}
 
 	/** Records a problem once: an input type read for two mutations reports its mistakes once. */
-	void problem(graphql.language.Node<?> at, String message) {
-		Problem problem = new Problem(Location.of(at), Objects.requireNonNull(message));
+	void problem(Problem problem) {
 		if (!this.problems.contains(problem)) {
 			this.problems.add(problem);
 		}
+	}
+
+	/** Records a problem of a {@code kind} at {@code at} once (see {@link #problem(Problem)}). */
+	void problem(graphql.language.Node<?> at, BiFunction<Location, String, Problem> kind, String message) {
+		problem(kind.apply(Location.of(at), Objects.requireNonNull(message)));
 	}
 
 
@@ -79,7 +86,8 @@ final class Reading {
 	ValueType valueType(Type<?> type, DirectivesContainer<?> at) {
 		if (at instanceof FieldDefinition field && field.getType() == type && directive(field, "timestamp") != null
 				&& !Set.of("String", "ID").contains(typeName(type))) {
-			problem(field, "`%s` is `%s` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a "
+			problem(field, WrongType::new,
+					"`%s` is `%s` with `@timestamp`, which serves ISO-8601 strings: declare it as `String` (or a "
 				.formatted(coordinates(field), AstPrinter.printAst(type)) + "list of `String`).");
 		}
 		Type<?> bare = unwrapNonNull(type);
@@ -122,7 +130,8 @@ final class Reading {
 	/** Reports {@code @sortKey}/{@code @filter} on an argument of a field that is no connection. */
 	void noConnectionArgument(ObjectTypeDefinition type, FieldDefinition field, InputValueDefinition argument) {
 		if (directive(argument, "sortKey") != null || directive(argument, "filter") != null) {
-			problem(argument, "argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
+			problem(argument, MisplacedDirective::new,
+					"argument `%s` of `%s.%s` has `@sortKey`/`@filter`, but the field is no "
 				.formatted(argument.getName(), type.getName(), field.getName()) + "`@query` or `@scan` connection.");
 		}
 	}

@@ -23,6 +23,13 @@ import dev.dynamorelay.model.Table.Index;
 import dev.dynamorelay.model.Table;
 import dev.dynamorelay.model.ValueType;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.ConflictingDeclarations;
+import dev.dynamorelay.schema.Problem.IndexMistake;
+import dev.dynamorelay.schema.Problem.KeyMistake;
+import dev.dynamorelay.schema.Problem.MisplacedDirective;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.WrongType;
 import dev.dynamorelay.schema.Suggestions;
 
 import static dev.dynamorelay.declaration.Directives.directive;
@@ -55,7 +62,8 @@ final class TableReader {
 			if (table == null) {
 				for (String name : List.of("key", "globalIndex", "localIndex")) {
 					if (directive(type, name) != null) {
-						this.reading.problem(type, "`@%s` on `%s` needs `@table` on the same type: which table does it describe?"
+						this.reading.problem(type, MisplacedDirective::new,
+								"`@%s` on `%s` needs `@table` on the same type: which table does it describe?"
 							.formatted(name, type.getName()));
 						this.reading.unreadable.add(type.getName());
 					}
@@ -83,7 +91,8 @@ final class TableReader {
 		String partitionKey = string(table, "partitionKey");
 		Optional<String> sortKey = Optional.ofNullable(string(table, "sortKey"));
 		if (tableName == null || tableName.isBlank() || partitionKey == null || partitionKey.isBlank()) {
-			this.reading.problem(table, "`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
+			this.reading.problem(table, MissingArgument::new,
+					"`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
 			return null;
 		}
 		Map<String, AttributeField> fields = new LinkedHashMap<>();
@@ -124,17 +133,19 @@ final class TableReader {
 		}
 		catch (IllegalArgumentException ex) {
 			String message = ex.getMessage();
-			this.reading.problem(Directives.argumentValue((key != null) ? key : table, reading),
+			this.reading.problem(Directives.argumentValue((key != null) ? key : table, reading), KeyMistake::new,
 					message.endsWith(".") ? message : message + ".");
 			return null;
 		}
 		if (sort.isPresent() && sortKey.isEmpty()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(key, "sortKey");
-			this.reading.problem(wrong, "`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
+			this.reading.problem(wrong, KeyMistake::new,
+					"`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
 				.formatted(type.getName(), tableName));
 		}
 		if (sort.isEmpty() && sortKey.isPresent()) {
-			this.reading.problem((key != null) ? key : table, "`%s` needs a sort key template: table `%s` has sort key `%s`."
+			this.reading.problem((key != null) ? key : table, KeyMistake::new,
+					"`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
 		Map<String, KeyTemplate> templates = new LinkedHashMap<>();
@@ -146,12 +157,13 @@ final class TableReader {
 			for (String placeholder : template.placeholders()) {
 				AttributeField field = fields.get(placeholder);
 				if (field == null) {
-					this.reading.problem(at, "key template `%s` of `%s` names `{%s}`, which is no field of `%s`.%s"
-						.formatted(template, type.getName(), placeholder, type.getName(),
-								Suggestions.didYouMean(placeholder, fields.keySet())));
+					this.reading.problem(UnknownName.of(Location.of(at), "key template `%s` of `%s` names `{%s}`, which is "
+						.formatted(template, type.getName(), placeholder) + "no field of `%s`.".formatted(type.getName()),
+							placeholder, fields.keySet()));
 				}
 				else if (field.type().keyType().isEmpty()) {
-					this.reading.problem(at, "`%s.%s` is in a key but is neither a string, a number nor bytes."
+					this.reading.problem(at, KeyMistake::new,
+							"`%s.%s` is in a key but is neither a string, a number nor bytes."
 						.formatted(type.getName(), placeholder));
 				}
 			}
@@ -183,7 +195,8 @@ final class TableReader {
 		for (Declared other : types.subList(1, types.size())) {
 			if (!other.partitionKey().equals(first.partitionKey()) || !other.sortKey().equals(first.sortKey())
 					|| !other.typeAttribute().equals(first.typeAttribute())) {
-				this.reading.problem(other.table(), ("`@table` of `%s` declares table `%s` with other keys or type attribute than "
+				this.reading.problem(other.table(), ConflictingDeclarations::new,
+						("`@table` of `%s` declares table `%s` with other keys or type attribute than "
 						+ "`%s` does (%s): every type in one table declares the same `partitionKey`, `sortKey` and "
 						+ "`typeAttribute`.").formatted(other.type().getName(), name, first.type().getName(),
 								Location.of(first.table())));
@@ -200,7 +213,8 @@ final class TableReader {
 				}
 				String indexName = string(directive, "name");
 				if (!global && first.sortKey().isEmpty()) {
-					this.reading.problem(directive, ("local index `%s` needs table `%s` to have a sort key: DynamoDB has local indexes on "
+					this.reading.problem(directive, IndexMistake::new,
+							("local index `%s` needs table `%s` to have a sort key: DynamoDB has local indexes on "
 							+ "tables with a partition and a sort key only; declare the table's `sortKey`, or "
 							+ "`@globalIndex(name: \"%s\", partitionKey: \"%s\", sortKey: \"%s\")`.").formatted(indexName, name,
 									indexName, first.partitionKey(), string(directive, "sortKey")));
@@ -215,7 +229,8 @@ final class TableReader {
 				Index known = indexes.putIfAbsent(indexName, index);
 				if (known != null && !(known.global() == index.global()
 						&& known.partitionKey().equals(index.partitionKey()) && known.sortKey().equals(index.sortKey()))) {
-					this.reading.problem(directive, "index `%s` of table `%s` is declared with other keys at %s."
+					this.reading.problem(directive, ConflictingDeclarations::new,
+							"index `%s` of table `%s` is declared with other keys at %s."
 						.formatted(indexName, name, known.location()));
 				}
 			}
@@ -237,7 +252,8 @@ final class TableReader {
 					Entity a = inTable.get(i);
 					Entity b = inTable.get(j);
 					if (sameShape(a, b)) {
-						this.reading.problem(types.get(j).table(), ("`%s` and `%s` share table `%s` with keys of the same shape, so "
+						this.reading.problem(types.get(j).table(), ConflictingDeclarations::new,
+								("`%s` and `%s` share table `%s` with keys of the same shape, so "
 								+ "their items cannot be told apart: give them `@key` templates with distinct constant "
 								+ "text (e.g. `ORDER#{orderId}`), or `@table(typeAttribute: ...)`.")
 							.formatted(a.name(), b.name(), name));
@@ -259,18 +275,21 @@ final class TableReader {
 			AttributeField declared = type.fields().get(field.getName());
 			if (declared == null || !(declared.type() instanceof ValueType.Number number)
 					|| (number.kind() != ValueType.Number.Kind.INT && number.kind() != ValueType.Number.Kind.LONG)) {
-				this.reading.problem(directive, "`%s` is a `@version`, which counts writes: declare it as `Int` or `Long`."
+				this.reading.problem(directive, WrongType::new,
+						"`%s` is a `@version`, which counts writes: declare it as `Int` or `Long`."
 					.formatted(coordinates));
 				continue;
 			}
 			if (type.partition().placeholders().contains(field.getName())
 					|| type.sort().map((sort) -> sort.placeholders().contains(field.getName())).orElse(false)) {
-				this.reading.problem(directive, "`%s` is in the key of `%s`: a `@version` changes with every write, a key never."
+				this.reading.problem(directive, KeyMistake::new,
+						"`%s` is in the key of `%s`: a `@version` changes with every write, a key never."
 					.formatted(coordinates, type.type().getName()));
 				continue;
 			}
 			if (version.isPresent()) {
-				this.reading.problem(directive, "`%s` has two `@version` fields, `%s` and `%s`: keep one."
+				this.reading.problem(directive, ConflictingDeclarations::new,
+						"`%s` has two `@version` fields, `%s` and `%s`: keep one."
 					.formatted(type.type().getName(), version.get().name(), field.getName()));
 				continue;
 			}
@@ -287,13 +306,14 @@ final class TableReader {
 			Index index = table.indexes().get(name);
 			if (index == null) {
 				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
-				this.reading.problem(wrong, "`@indexKey` of `%s` names index `%s`, "
-					.formatted(type.type().getName(), name) + "which table `%s` does not declare.%s"
-						.formatted(table.name(), Suggestions.didYouMean(name, table.indexes().keySet())));
+				this.reading.problem(UnknownName.of(Location.of(wrong), "`@indexKey` of `%s` names index `%s`, "
+					.formatted(type.type().getName(), name) + "which table `%s` does not declare.".formatted(table.name()),
+						name, table.indexes().keySet()));
 				continue;
 			}
 			if (keys.containsKey(name)) {
-				this.reading.problem(directive, "`%s` has two `@indexKey` for index `%s`: keep one."
+				this.reading.problem(directive, ConflictingDeclarations::new,
+						"`%s` has two `@indexKey` for index `%s`: keep one."
 					.formatted(type.type().getName(), name));
 				continue;
 			}
@@ -301,7 +321,8 @@ final class TableReader {
 					index.global() ? Optional.of(index.partitionKey()) : Optional.empty());
 			Optional<KeyTemplate> sort = indexTemplate(type, directive, "sortKey", index.sortKey());
 			if (string(directive, "partitionKey") == null && string(directive, "sortKey") == null) {
-				this.reading.problem(directive, ("`@indexKey` of `%s` for index `%s` gives no template: give `partitionKey` "
+				this.reading.problem(directive, IndexMistake::new,
+						("`@indexKey` of `%s` for index `%s` gives no template: give `partitionKey` "
 						+ "or `sortKey` for the key attributes that are no fields of `%s`.").formatted(type.type().getName(),
 								name, type.type().getName()));
 				continue;
@@ -329,7 +350,8 @@ final class TableReader {
 		String typeName = type.type().getName();
 		if (attribute.isEmpty()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, "`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
+			this.reading.problem(wrong, IndexMistake::new,
+					"`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
 				.formatted(typeName, which, string(directive, "index"),
 						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
 			return Optional.empty();
@@ -339,7 +361,7 @@ final class TableReader {
 			template = KeyTemplate.parse(source);
 		}
 		catch (IllegalArgumentException ex) {
-			this.reading.problem(Directives.argumentValue(directive, which), ex.getMessage() + ".");
+			this.reading.problem(Directives.argumentValue(directive, which), KeyMistake::new, ex.getMessage() + ".");
 			return Optional.empty();
 		}
 		Optional<AttributeField> holder = type.fields()
@@ -349,14 +371,16 @@ final class TableReader {
 			.findFirst();
 		if (holder.isPresent()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, ("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
+			this.reading.problem(wrong, IndexMistake::new,
+					("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
 					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
 							attribute.get().name(), holder.get().name(), typeName));
 			return Optional.empty();
 		}
 		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, "`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
+			this.reading.problem(wrong, IndexMistake::new,
+					"`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
 				.formatted(typeName, attribute.get().name(), attribute.get().type()));
 			return Optional.empty();
 		}
@@ -364,10 +388,12 @@ final class TableReader {
 			AttributeField field = type.fields().get(placeholder);
 			if (field == null || field.type().keyType().isEmpty()) {
 				graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-				this.reading.problem(wrong, "`@indexKey` template `%s` of `%s` names "
-					.formatted(template, typeName) + "`{%s}`, which is no %sfield of `%s`.%s".formatted(placeholder,
-							(field == null) ? "" : "string, number or bytes ", typeName,
-							(field == null) ? Suggestions.didYouMean(placeholder, type.fields().keySet()) : ""));
+				String sentence = "`@indexKey` template `%s` of `%s` names ".formatted(template, typeName)
+						+ "`{%s}`, which is no %sfield of `%s`.".formatted(placeholder,
+								(field == null) ? "" : "string, number or bytes ", typeName);
+				this.reading.problem((field == null)
+						? UnknownName.of(Location.of(wrong), sentence, placeholder, type.fields().keySet())
+						: new KeyMistake(Location.of(wrong), sentence));
 				return Optional.empty();
 			}
 		}
@@ -397,7 +423,8 @@ final class TableReader {
 					? type.fields().get(template.get().placeholders().get(0)).type().keyType().orElse(ScalarAttributeType.S)
 					: ScalarAttributeType.S;
 			if (found != null && found != each) {
-				this.reading.problem(type.table(), "the types of table `%s` store its key `%s` as both %s and %s."
+				this.reading.problem(type.table(), ConflictingDeclarations::new,
+						"the types of table `%s` store its key `%s` as both %s and %s."
 					.formatted(type.tableName(), attribute, found, each));
 			}
 			found = each;
@@ -408,7 +435,7 @@ final class TableReader {
 	/** An index key attribute's type: from a field that stores it, else a string. */
 	private KeyAttribute attributeType(String attribute, List<Declared> types, Directive at) {
 		if (attribute == null || attribute.isBlank()) {
-			this.reading.problem(at, "`@%s` needs its key attribute names.".formatted(at.getName()));
+			this.reading.problem(at, MissingArgument::new, "`@%s` needs its key attribute names.".formatted(at.getName()));
 			return KeyAttribute.string("?");
 		}
 		for (Declared type : types) {

@@ -6,7 +6,8 @@ import java.util.stream.Collectors;
 
 /**
  * The declarations cannot be served as written: every problem found, each with its file, line, column and
- * what to change. The server does not start.
+ * what to change, in the order of the files: one report of the {@link Problem}s a start found. The server does
+ * not start.
  */
 public class DeclarationException extends RuntimeException {
 
@@ -27,23 +28,8 @@ public class DeclarationException extends RuntimeException {
 					.sorted(Comparator.comparing((Problem problem) -> problem.location().file())
 						.thenComparingInt((problem) -> problem.location().line())
 						.thenComparingInt((problem) -> problem.location().column()))
-					.map((problem) -> "  " + problem)
+					.map((problem) -> "  " + problem.describe())
 					.collect(Collectors.joining("\n"));
-	}
-
-	/**
-	 * One mismatch between the declarations and what can be served.
-	 *
-	 * @param location where the declaration is written
-	 * @param message what is wrong and what to change
-	 */
-	public record Problem(Location location, String message) {
-
-		@Override
-		public String toString() {
-			return this.location + ": " + this.message;
-		}
-
 	}
 
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 import graphql.GraphQLError;
-import graphql.language.SourceLocation;
 import graphql.language.Document;
+import graphql.language.SourceLocation;
 import graphql.parser.InvalidSyntaxException;
 import graphql.parser.MultiSourceReader;
 import graphql.parser.Parser;
@@ -26,7 +26,9 @@ import graphql.schema.validation.InvalidSchemaException;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
 
-import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Problem.InvalidSchema;
+import dev.dynamorelay.schema.Problem.UnreadableFiles;
+import dev.dynamorelay.schema.Problem;
 
 /**
  * The schema files a server serves: the declaration language's own file and the configured files
@@ -76,12 +78,12 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 				}
 			}
 			catch (IOException ex) {
-				problems.add(new Problem(new Location(location, 0), "cannot be read: " + ex.getMessage()));
+				problems.add(new UnreadableFiles(new Location(location, 0), "cannot be read: " + ex.getMessage()));
 				continue;
 			}
 			found.sort(Comparator.comparing(SchemaFiles::describe));
 			if (found.isEmpty()) {
-				problems.add(new Problem(new Location(location, 0), ("holds no schema file (.graphqls or .gqls): check "
+				problems.add(new UnreadableFiles(new Location(location, 0), ("holds no schema file (.graphqls or .gqls): check "
 						+ "dynamo-relay.schema.locations.")));
 			}
 			found.forEach((resource) -> files.putIfAbsent(describe(resource), resource));
@@ -133,7 +135,7 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 				problems.addAll(problems(problem, file.getKey(), List.of()));
 			}
 			catch (IOException ex) {
-				problems.add(new Problem(new Location(file.getKey(), 0), "cannot be read: " + ex.getMessage()));
+				problems.add(new UnreadableFiles(new Location(file.getKey(), 0), "cannot be read: " + ex.getMessage()));
 			}
 		}
 		if (problems.isEmpty()) {
@@ -150,7 +152,7 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 				// Checks of the built schema (a non-repeatable directive applied twice, e.g. once in an `extend`).
 				invalid.getMessage().lines()
 					.filter((line) -> !line.isBlank() && !line.startsWith("invalid schema:"))
-					.forEach((line) -> problems.add(new Problem(new Location("(schema)", 0), line.strip())));
+					.forEach((line) -> problems.add(new InvalidSchema(new Location("(schema)", 0), line.strip())));
 			}
 		}
 		if (!problems.isEmpty()) {
@@ -175,7 +177,7 @@ public record SchemaFiles(Resource language, Map<String, Resource> files) {
 					? new Location((at.getSourceName() != null) ? at.getSourceName() : file, at.getLine(),
 							Math.max(at.getColumn(), 0))
 					: new Location(file, 0);
-			problems.add(new Problem(location, error.getMessage()));
+			problems.add(new InvalidSchema(location, error.getMessage()));
 		}
 		return problems;
 	}

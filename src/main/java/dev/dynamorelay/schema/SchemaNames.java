@@ -3,6 +3,7 @@ package dev.dynamorelay.schema;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -41,7 +42,9 @@ import graphql.schema.idl.errors.MissingTypeError;
 import graphql.util.TraversalControl;
 import graphql.util.TraverserContext;
 
-import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Problem.MissingArgument;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem;
 
 /**
  * The names a schema file uses that the schema does not define, each at the line and column of the name
@@ -107,10 +110,10 @@ final class SchemaNames {
 			}
 			Set<String> known = new TreeSet<>(this.registry.getDirectiveDefinitions().keySet());
 			known.addAll(DirectiveInfo.GRAPHQL_SPECIFICATION_DIRECTIVE_MAP.keySet());
-			String suggestion = Suggestions.closest(name, known).map((closest) -> " Did you mean `@" + closest + "`?")
-				.orElse("");
-			problem(directive, "`@%s` is no directive of the declaration language or of the schema.%s".formatted(name,
-					suggestion.isEmpty() ? " The directives are listed in docs/declaration-language.md." : suggestion));
+			Optional<String> closest = Suggestions.closest(name, known);
+			problem(new UnknownName(Location.of(directive), name, closest, "`@%s` is no directive of the declaration "
+				.formatted(name) + "language or of the schema.%s".formatted(closest.map((each) -> " Did you mean `@" + each
+						+ "`?").orElse(" The directives are listed in docs/declaration-language.md."))));
 			return;
 		}
 		List<String> arguments = definition.getInputValueDefinitions().stream().map(InputValueDefinition::getName).toList();
@@ -123,10 +126,10 @@ final class SchemaNames {
 				.orElse(null);
 			if (declared == null) {
 				Suggestions.closest(argument.getName(), arguments).ifPresent(misspelt::add);
-				problem(argument, "`@%s` has no argument `%s`.%s".formatted(name, argument.getName(),
-						Suggestions.closest(argument.getName(), arguments)
-							.map((closest) -> " Did you mean `" + closest + "`?")
-							.orElse(" It takes " + list(arguments) + ".")));
+				Optional<String> closest = Suggestions.closest(argument.getName(), arguments);
+				problem(new UnknownName(Location.of(argument), argument.getName(), closest, "`@%s` has no argument `%s`.%s"
+					.formatted(name, argument.getName(), closest.map((each) -> " Did you mean `" + each + "`?")
+						.orElse(" It takes " + list(arguments) + "."))));
 			}
 			else {
 				value("`@%s(%s:)`".formatted(name, argument.getName()), argument.getValue(), declared.getType(), argument);
@@ -140,8 +143,8 @@ final class SchemaNames {
 		for (InputValueDefinition argument : definition.getInputValueDefinitions()) {
 			if (argument.getType() instanceof NonNullType && argument.getDefaultValue() == null
 					&& directive.getArgument(argument.getName()) == null && !misspelt.contains(argument.getName())) {
-				problem(directive, "`@%s` needs its argument `%s` (`%s`).".formatted(directive.getName(), argument.getName(),
-						AstPrinter.printAst(argument.getType())));
+				problem(new MissingArgument(Location.of(directive), "`@%s` needs its argument `%s` (`%s`)."
+					.formatted(directive.getName(), argument.getName(), AstPrinter.printAst(argument.getType()))));
 			}
 		}
 	}
@@ -166,8 +169,8 @@ final class SchemaNames {
 		if (value instanceof EnumValue enumValue && definition instanceof EnumTypeDefinition enumeration) {
 			List<String> values = enumeration.getEnumValueDefinitions().stream().map(EnumValueDefinition::getName).toList();
 			if (!values.contains(enumValue.getName())) {
-				problem(at, "`%s` is no `%s`: the values of %s are %s.%s".formatted(enumValue.getName(),
-						enumeration.getName(), where, list(values), Suggestions.didYouMean(enumValue.getName(), values)));
+				problem(UnknownName.of(Location.of(at), "`%s` is no `%s`: the values of %s are %s.".formatted(
+						enumValue.getName(), enumeration.getName(), where, list(values)), enumValue.getName(), values));
 			}
 		}
 		else if (value instanceof ObjectValue object && definition instanceof InputObjectTypeDefinition input) {
@@ -180,10 +183,10 @@ final class SchemaNames {
 					.orElse(null);
 				if (declared == null) {
 					Node<?> wrong = (field.getSourceLocation() != null) ? field : at;
-					problem(wrong, "`%s` is no field of `%s` (in %s).%s".formatted(field.getName(), input.getName(), where,
-							Suggestions.closest(field.getName(), fields)
-								.map((closest) -> " Did you mean `" + closest + "`?")
-								.orElse(" It has " + list(fields) + ".")));
+					Optional<String> closest = Suggestions.closest(field.getName(), fields);
+					problem(new UnknownName(Location.of(wrong), field.getName(), closest, "`%s` is no field of `%s` (in %s).%s"
+						.formatted(field.getName(), input.getName(), where, closest.map((each) -> " Did you mean `" + each
+								+ "`?").orElse(" It has " + list(fields) + "."))));
 				}
 				else {
 					value(where, field.getValue(), declared.getType(), at);
@@ -199,8 +202,8 @@ final class SchemaNames {
 			// A Connection type generated for the type its name starts with: that type must exist.
 			String node = name.substring(0, name.length() - CONNECTION.length());
 			if (this.registry.getType(node).isEmpty()) {
-				problem(typeName, "`%s` is the Connection type of `%s`, which the schema does not define.%s".formatted(name,
-						node, Suggestions.didYouMean(name, connectionNames())));
+				problem(UnknownName.of(Location.of(typeName), "`%s` is the Connection type of `%s`, which the schema does "
+					.formatted(name, node) + "not define.", name, connectionNames()));
 			}
 			return;
 		}
@@ -211,7 +214,7 @@ final class SchemaNames {
 		known.addAll(this.registry.scalars().keySet());
 		known.addAll(connectionNames());
 		known.removeIf((each) -> each.startsWith("__"));
-		problem(typeName, "type `%s` is not defined.%s".formatted(name, Suggestions.didYouMean(name, known)));
+		problem(UnknownName.of(Location.of(typeName), "type `%s` is not defined.".formatted(name), name, known));
 	}
 
 	/** The Connection types the schema can have: one for each type written in its files. */
@@ -226,8 +229,7 @@ final class SchemaNames {
 		return names;
 	}
 
-	private void problem(Node<?> at, String message) {
-		Problem problem = new Problem(Location.of(at), message);
+	private void problem(Problem problem) {
 		if (!this.problems.contains(problem)) {
 			this.problems.add(problem);
 		}

@@ -20,7 +20,8 @@ import graphql.parser.InvalidSyntaxException;
 import graphql.parser.antlr.GraphqlLexer;
 import graphql.parser.antlr.GraphqlParser;
 
-import dev.dynamorelay.schema.DeclarationException.Problem;
+import dev.dynamorelay.schema.Problem.SyntaxError;
+import dev.dynamorelay.schema.Problem;
 
 /**
  * A syntax error of a schema file in words, at its line and column: what the parser expected there and what
@@ -48,7 +49,7 @@ final class SyntaxProblems {
 		SourceLocation at = syntax.getLocation();
 		String name = (at != null && at.getSourceName() != null) ? at.getSourceName() : file;
 		if (holdsNoToken(text)) {
-			return new Problem(new Location(name, 1, 1), "syntax error: the file holds no definition (`type`, `input`, "
+			return new SyntaxError(new Location(name, 1, 1), "syntax error: the file holds no definition (`type`, `input`, "
 					+ "`enum`, ...): remove it from dynamo-relay.schema.locations, or declare something in it.");
 		}
 		Optional<FirstError> first = firstError(text);
@@ -56,7 +57,7 @@ final class SyntaxProblems {
 			// The grammar's document ended (graphql-java's "extra tokens"): what follows begins no definition.
 			Location location = (at != null) ? new Location(name, at.getLine(), Math.max(at.getColumn(), 0))
 					: new Location(name, 0);
-			return new Problem(location, "syntax error: expected a definition (`type`, `input`, `enum`, `interface`, "
+			return new SyntaxError(location, "syntax error: expected a definition (`type`, `input`, `enum`, `interface`, "
 					+ "`union`, `scalar`, `extend`, `directive` or `schema`), found " + found(syntax.getOffendingToken()) + ".");
 		}
 		// ANTLR's first error is where the text stops being GraphQL; graphql-java's may be the start of the
@@ -64,14 +65,14 @@ final class SyntaxProblems {
 		FirstError error = first.get();
 		Location location = new Location(name, error.line(), error.column());
 		if (error.character() != null) {
-			return new Problem(location, error.character().equals("\"")
+			return new SyntaxError(location, error.character().equals("\"")
 					? "syntax error: a string that does not end: close it with `\"` on the same line (or use `\"\"\"` for "
 							+ "a block string)."
 					: "syntax error: `" + error.character() + "` is no character of GraphQL here.");
 		}
 		List<String> expected = expected(error.expected());
 		String found = found(error.found());
-		return new Problem(location, (expected.isEmpty() || expected.size() > MOST_EXPECTED)
+		return new SyntaxError(location, (expected.isEmpty() || expected.size() > MOST_EXPECTED)
 				? "syntax error: unexpected " + found + "."
 				: "syntax error: expected " + words(expected) + ", found " + found + ".");
 	}

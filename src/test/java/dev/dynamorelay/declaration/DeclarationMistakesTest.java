@@ -14,6 +14,9 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import dev.dynamorelay.model.Item;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.ConflictingDeclarations;
+import dev.dynamorelay.schema.Problem.UnknownName;
+import dev.dynamorelay.schema.Problem.WrongAnswer;
 import dev.dynamorelay.schema.SchemaFiles;
 import dev.dynamorelay.schema.SchemaProperties;
 
@@ -238,6 +241,33 @@ class DeclarationMistakesTest {
 		assertThat(failure.problems()).hasSize(2);
 		assertThat(failure.problems()).extracting((problem) -> new Location(problem.location().file(), problem.location().line()))
 			.containsExactlyInAnyOrder(new Location(name(users), 3), new Location(name(items), line(itemsSchema, "items(pk")));
+	}
+
+	@Test
+	void eachMistakeIsReportedAsTheKindOfFixItNeeds() throws IOException {
+		String schema = ITEMS + """
+				type Query {
+				  node(id: ID!): Node
+				  items(owner: String!, first: Int, after: String, last: Int, before: String): ItemConnection!
+				    @query(index: "ByOwnr")
+				  item(pk: String!, sk: String!): [Item] @lookup
+				  twice(pk: String!, first: Int, after: String): ItemConnection! @query @scan
+				}
+				""";
+		Files.writeString(this.dir.resolve("kinds.graphqls"), schema);
+		DeclarationException failure = failureOf("file:" + this.dir + "/");
+		assertThat(failure.problems()).extracting((problem) -> (Object) problem.getClass())
+			.containsExactlyInAnyOrder(UnknownName.class, WrongAnswer.class, ConflictingDeclarations.class);
+		UnknownName index = (UnknownName) failure.problems()
+			.stream()
+			.filter(UnknownName.class::isInstance)
+			.findFirst()
+			.orElseThrow();
+		assertThat(index.name()).isEqualTo("ByOwnr");
+		assertThat(index.closest()).contains("ByOwner");
+		assertThat(index.location().line()).isEqualTo(line(schema, "@query(index: \"ByOwnr\")"));
+		assertThat(index.message()).isEqualTo("`Query.items` reads index `ByOwnr`, which table `Items` does not declare. "
+				+ "Did you mean `ByOwner`? Otherwise add `@globalIndex` or `@localIndex` to a type of that table.");
 	}
 
 	// ---- where each problem is reported

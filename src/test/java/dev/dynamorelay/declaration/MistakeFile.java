@@ -16,8 +16,8 @@ import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 import dev.dynamorelay.schema.DeclarationException;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem;
 import dev.dynamorelay.schema.SchemaFiles;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -43,8 +43,10 @@ import dev.dynamorelay.dynamodb.StartupCalls;
 import dev.dynamorelay.model.KeyAttribute;
 import dev.dynamorelay.model.Table.Index;
 import dev.dynamorelay.model.Table;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.DeclarationException;
+import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.TableMismatch;
+import dev.dynamorelay.schema.Problem;
 
 /**
  * Makes the declared tables real and checks them: creates missing tables and global indexes (when
@@ -99,7 +101,7 @@ public final class TableSetup {
 		Map<String, Set<String>> partial = new java.util.TreeMap<>();
 		for (Table table : this.declarations.tables().values()) {
 			if (!existing.contains(table.physicalName())) {
-				problems.add(new Problem(table.location(), ("table `%s` does not exist at %s: create it (%s), or start "
+				problems.add(new TableMismatch(table.location(), ("table `%s` does not exist at %s: create it (%s), or start "
 						+ "with dynamo-relay.tables.create=true to have it created from the declarations.")
 					.formatted(table.physicalName(), endpoint, cli.createTable(table, this.declarations.live(table)))));
 				continue;
@@ -136,7 +138,7 @@ public final class TableSetup {
 				+ "whoever reads the present stream then reads the new one)").formatted(table.physicalName())
 				: ("enable one (%s), or start with dynamo-relay.tables.create=true to have it enabled")
 					.formatted(cli.enableStream(table.physicalName()));
-		problems.add(new Problem(table.location(), "table `%s` has %s, and %s keep%s it live from a stream of new and old images: %s."
+		problems.add(new TableMismatch(table.location(), "table `%s` has %s, and %s keep%s it live from a stream of new and old images: %s."
 			.formatted(table.physicalName(), enabled ? "a stream of " + stream.streamViewType() : "no stream", fields,
 					fields.contains(",") ? "" : "s", fix)));
 	}
@@ -175,7 +177,7 @@ public final class TableSetup {
 				for (DeclaredConnection.FilterArgument filter : connection.filterArguments()) {
 					if (!projected.contains(filter.attribute())) {
 						// DynamoDB filters what the index holds, before the server completes items from the table.
-						problems.add(new Problem(index.location(), ("`%s.%s(%s:)` filters on `%s`, which global index "
+						problems.add(new TableMismatch(index.location(), ("`%s.%s(%s:)` filters on `%s`, which global index "
 								+ "`%s` of `%s` does not project (%s), so it would match nothing: add `%s` to the index's "
 								+ "projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
 										connection.coordinates().getFieldName(), filter.name(), filter.attribute(),
@@ -186,7 +188,7 @@ public final class TableSetup {
 			}
 			String type = table.typeAttribute().orElse(null);
 			if (type != null && !gsi.projection().nonKeyAttributes().contains(type)) {
-				problems.add(new Problem(index.location(), ("global index `%s` of `%s` projects %s without `%s`, so "
+				problems.add(new TableMismatch(index.location(), ("global index `%s` of `%s` projects %s without `%s`, so "
 						+ "its items cannot be told apart by type: add `%s` to its projection, or make it ALL.")
 					.formatted(index.name(), table.physicalName(), gsi.projection().projectionTypeAsString(), type, type)));
 			}
@@ -209,7 +211,7 @@ public final class TableSetup {
 					.findFirst()
 					.map(GlobalSecondaryIndexDescription::keySchema);
 				if (keys.isEmpty() && described.localSecondaryIndexes().stream().anyMatch((lsi) -> lsi.indexName().equals(index.name()))) {
-					problems.add(new Problem(index.location(), "`%s` of table `%s` is a local index: declare it with `@localIndex`."
+					problems.add(new TableMismatch(index.location(), "`%s` of table `%s` is a local index: declare it with `@localIndex`."
 						.formatted(index.name(), name)));
 					continue;
 				}
@@ -220,13 +222,13 @@ public final class TableSetup {
 					.findFirst()
 					.map(LocalSecondaryIndexDescription::keySchema);
 				if (keys.isEmpty() && described.globalSecondaryIndexes().stream().anyMatch((gsi) -> gsi.indexName().equals(index.name()))) {
-					problems.add(new Problem(index.location(), "`%s` of table `%s` is a global index: declare it with `@globalIndex`."
+					problems.add(new TableMismatch(index.location(), "`%s` of table `%s` is a global index: declare it with `@globalIndex`."
 						.formatted(index.name(), name)));
 					continue;
 				}
 			}
 			if (keys.isEmpty()) {
-				problems.add(new Problem(index.location(), ("table `%s` has no %s index `%s`%s.").formatted(name,
+				problems.add(new TableMismatch(index.location(), ("table `%s` has no %s index `%s`%s.").formatted(name,
 						index.global() ? "global" : "local", index.name(), index.global()
 								? ": add it (" + cli.addIndex(index, described) + "), or start with "
 										+ "dynamo-relay.tables.create=true to have it added"
@@ -246,22 +248,22 @@ public final class TableSetup {
 		String range = schema.stream().filter((key) -> key.keyType() == KeyType.RANGE).map(KeySchemaElement::attributeName)
 			.findFirst().orElse(null);
 		if (!partition.name().equals(hash)) {
-			problems.add(new Problem(location, "%s has partition key `%s`, not `%s`: declare `partitionKey: \"%s\"`."
+			problems.add(new TableMismatch(location, "%s has partition key `%s`, not `%s`: declare `partitionKey: \"%s\"`."
 				.formatted(what, hash, partition.name(), hash)));
 		}
 		else if (!partition.type().toString().equals(types.get(hash))) {
-			problems.add(new Problem(location, "%s stores partition key `%s` as %s, but the declarations make it %s: %s."
+			problems.add(new TableMismatch(location, "%s stores partition key `%s` as %s, but the declarations make it %s: %s."
 				.formatted(what, hash, types.get(hash), partition.type(), typeHint(types.get(hash)))));
 		}
 		String declaredRange = sort.map(KeyAttribute::name).orElse(null);
 		if (range == null ? declaredRange != null : !range.equals(declaredRange)) {
-			problems.add(new Problem(location, (range == null) ? "%s has no sort key, but `%s` is declared: remove it."
+			problems.add(new TableMismatch(location, (range == null) ? "%s has no sort key, but `%s` is declared: remove it."
 				.formatted(what, declaredRange)
 					: "%s has sort key `%s`, not %s: declare `sortKey: \"%s\"`.".formatted(what, range,
 							(declaredRange == null) ? "none" : "`" + declaredRange + "`", range)));
 		}
 		else if (range != null && !sort.get().type().toString().equals(types.get(range))) {
-			problems.add(new Problem(location, "%s stores sort key `%s` as %s, but the declarations make it %s: %s."
+			problems.add(new TableMismatch(location, "%s stores sort key `%s` as %s, but the declarations make it %s: %s."
 				.formatted(what, range, types.get(range), sort.get().type(), typeHint(types.get(range)))));
 		}
 	}

@@ -32,9 +32,11 @@ import dev.dynamorelay.DynamoRelayApplication;
 import dev.dynamorelay.dynamodb.EmbeddedDynamoDb;
 import dev.dynamorelay.it.IntegrationTest;
 import dev.dynamorelay.it.Tables;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.DeclarationException;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.TableMismatch;
+import dev.dynamorelay.schema.Problem.UnenforceableRule;
+import dev.dynamorelay.schema.Problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -393,7 +395,7 @@ class DeclarationTablesIT {
 				""";
 		Path schema = write("notes.graphqls", text);
 		DeclarationException failure = startFailure(schema, false);
-		assertThat(failure.problems()).containsExactly(new Problem(location(schema.toString(), text, "@globalIndex"),
+		assertThat(failure.problems()).containsExactly(new TableMismatch(location(schema.toString(), text, "@globalIndex"),
 				"`Query.notes(saying:)` filters on `text`, which global index `ByOwner` of `Notes` does not project "
 						+ "(INCLUDE), so it would match nothing: add `text` to the index's projection, or make it ALL."));
 	}
@@ -431,7 +433,7 @@ class DeclarationTablesIT {
 				+ "\n-----END PUBLIC KEY-----\n");
 		DeclarationException failure = startFailure(schema, false,
 				"--spring.security.oauth2.resourceserver.jwt.public-key-location=file:" + key);
-		assertThat(failure.problems()).containsExactly(new Problem(location(schema.toString(), text, "type Note"),
+		assertThat(failure.problems()).containsExactly(new UnenforceableRule(location(schema.toString(), text, "type Note"),
 				"`Query.notes` must serve only the caller's `Note` items by a filter on `author`, which global index "
 						+ "`ByTag` does not project, so it would match nothing: add `author` to the index's projection, or "
 						+ "make it ALL."));
@@ -542,7 +544,7 @@ class DeclarationTablesIT {
 		int at = schema.indexOf(snippet);
 		assertThat(at).as(snippet).isNotNegative();
 		assertThat(schema.indexOf(snippet, at + 1)).as(snippet).isNegative();
-		return new Problem(location(file, schema, snippet), message);
+		return new TableMismatch(location(file, schema, snippet), message);
 	}
 
 	/** Where {@code snippet} starts in {@code schema}, the text of {@code file}: its line and column. */
