@@ -80,6 +80,25 @@ public final class AccessRulesReader {
 	}
 
 	private void readAll() {
+		readTypeRules();
+		// Fields after every type: a field's owner path may name the owner field of a type's OWNER rule.
+		readFieldRules();
+		for (InterfaceTypeDefinition face : this.registry.getTypes(InterfaceTypeDefinition.class)) {
+			for (FieldDefinition field : face.getFieldDefinitions()) {
+				Directive onField = directive(field.getDirectives());
+				if (onField != null) {
+					problem(onField, MisplacedDirective::new,
+							("`@auth` on the interface field `%s.%s`: rules guard fields of object types; put "
+							+ "them on the field of each type that implements `%s`.").formatted(face.getName(),
+									field.getName(), face.getName()));
+				}
+			}
+		}
+		checkConnectionOwners();
+	}
+
+	/** The rules of stored types ({@code @auth} on a type or on one of its extensions). */
+	private void readTypeRules() {
 		for (ObjectTypeDefinition type : this.registry.getTypes(ObjectTypeDefinition.class)) {
 			List<Directive> typeDirectives = new ArrayList<>(type.getDirectives());
 			this.registry.objectTypeExtensions()
@@ -102,7 +121,10 @@ public final class AccessRulesReader {
 				}
 			}
 		}
-		// Fields after every type: a field's owner path may name the owner field of a type's OWNER rule.
+	}
+
+	/** The rules of fields of object types, each OWNER rule's path resolved. */
+	private void readFieldRules() {
 		for (ObjectTypeDefinition type : this.registry.getTypes(ObjectTypeDefinition.class)) {
 			for (FieldDefinition field : fields(type)) {
 				Directive onField = directive(field.getDirectives());
@@ -127,18 +149,6 @@ public final class AccessRulesReader {
 				this.fields.put(FieldCoordinates.coordinates(type.getName(), field.getName()), List.copyOf(resolved));
 			}
 		}
-		for (InterfaceTypeDefinition face : this.registry.getTypes(InterfaceTypeDefinition.class)) {
-			for (FieldDefinition field : face.getFieldDefinitions()) {
-				Directive onField = directive(field.getDirectives());
-				if (onField != null) {
-					problem(onField, MisplacedDirective::new,
-							("`@auth` on the interface field `%s.%s`: rules guard fields of object types; put "
-							+ "them on the field of each type that implements `%s`.").formatted(face.getName(),
-									field.getName(), face.getName()));
-				}
-			}
-		}
-		checkConnectionOwners();
 	}
 
 	/** The rules of one directive, or null (and a problem) when one of them is wrong. */
@@ -270,42 +280,7 @@ public final class AccessRulesReader {
 			}
 		}
 		else {
-			Type<?> type = argument.getType();
-			for (int i = 1; i < segments.length && wrong == null; i++) {
-				if (type instanceof ListType || (type instanceof NonNullType nonNull && nonNull.getType() instanceof ListType)) {
-					wrong = "`%s` is a list".formatted(segments[i - 1]);
-					break;
-				}
-				String name = typeName(type);
-				if (name.equals("ID") && i == segments.length - 1) {
-					String ownerField = segments[i];
-					boolean owned = this.declarations.entities().values().stream()
-						.anyMatch((entity) -> entity.node() && owner(this.types.get(entity.name())) != null
-								&& owner(this.types.get(entity.name())).ownerField().equals(ownerField));
-					if (owned) {
-						return false; // the owner of the node the id names, by its type's OWNER rule
-					}
-					wrong = ("no type with ids has an OWNER rule on `%s`: after an ID argument, name the owner field "
-							+ "of the types its ids may name").formatted(ownerField);
-					break;
-				}
-				InputObjectTypeDefinition input = this.registry.getTypeOrNull(name, InputObjectTypeDefinition.class);
-				String segment = segments[i];
-				InputValueDefinition next = (input == null) ? null : input.getInputValueDefinitions()
-					.stream()
-					.filter((each) -> each.getName().equals(segment))
-					.findFirst()
-					.orElse(null);
-				if (next == null) {
-					wrong = "`%s` has no field `%s`".formatted(segments[i - 1], segments[i]);
-				}
-				else {
-					type = next.getType();
-				}
-			}
-			if (wrong == null && !isIdentity(type)) {
-				wrong = "`%s` is not a String or ID".formatted(path);
-			}
+			wrong = argumentPathProblem(argument, segments, path);
 		}
 		if (wrong != null) {
 			problem(directive, UnenforceableRule::new,
@@ -315,6 +290,41 @@ public final class AccessRulesReader {
 			return null;
 		}
 		return argument == null;
+	}
+
+	/**
+	 * What is wrong with an OWNER path that starts at an argument, if anything: it must go through input objects
+	 * to a String or ID, or end at the owner field of the nodes an ID argument names.
+	 */
+	private String argumentPathProblem(InputValueDefinition argument, String[] segments, String path) {
+		Type<?> type = argument.getType();
+		for (int i = 1; i < segments.length; i++) {
+			if (type instanceof ListType || (type instanceof NonNullType nonNull && nonNull.getType() instanceof ListType)) {
+				return "`%s` is a list".formatted(segments[i - 1]);
+			}
+			String name = typeName(type);
+			if (name.equals("ID") && i == segments.length - 1) {
+				String ownerField = segments[i];
+				boolean owned = this.declarations.entities().values().stream()
+					.anyMatch((entity) -> entity.node() && owner(this.types.get(entity.name())) != null
+							&& owner(this.types.get(entity.name())).ownerField().equals(ownerField));
+				// The owner of the node the id names, by its type's OWNER rule.
+				return owned ? null : ("no type with ids has an OWNER rule on `%s`: after an ID argument, name the "
+						+ "owner field of the types its ids may name").formatted(ownerField);
+			}
+			InputObjectTypeDefinition input = this.registry.getTypeOrNull(name, InputObjectTypeDefinition.class);
+			String segment = segments[i];
+			InputValueDefinition next = (input == null) ? null : input.getInputValueDefinitions()
+				.stream()
+				.filter((each) -> each.getName().equals(segment))
+				.findFirst()
+				.orElse(null);
+			if (next == null) {
+				return "`%s` has no field `%s`".formatted(segments[i - 1], segments[i]);
+			}
+			type = next.getType();
+		}
+		return isIdentity(type) ? null : "`%s` is not a String or ID".formatted(path);
 	}
 
 	/**

@@ -37,36 +37,58 @@ final class ArgumentReader {
 		this.reading = reading;
 	}
 
+	/** A {@code @sortKey} argument; null when it has a problem (reported). */
 	SortArgument sortArgument(InputValueDefinition argument, Directive directive,
 			Optional<KeyAttribute> sortKey, String prefix, List<Entity> nodes, String coordinates) {
+		KeyCondition.Op op = KeyCondition.Op.valueOf(enumValue(directive, "op"));
+		if (!conditionFits(argument, op, sortKey, prefix, coordinates)) {
+			return null;
+		}
+		ValueType type = prefix.isEmpty() ? KeyValueReader.keyValueType(sortKey.get(), nodes) : prefixedType(prefix, nodes);
+		if (!typeFits(argument, op, sortKey.get(), prefix, type, coordinates)) {
+			return null;
+		}
+		return new SortArgument(argument.getName(), op, type);
+	}
+
+	/** Whether a key condition {@code op} can compare the sort key read (else its problem is reported). */
+	private boolean conditionFits(InputValueDefinition argument, KeyCondition.Op op, Optional<KeyAttribute> sortKey,
+			String prefix, String coordinates) {
 		if (sortKey.isEmpty()) {
 			this.reading.problem(argument, UnsupportedCombination::new,
 					"`%s(%s:)` compares the sort key, but the table or index read has none."
 				.formatted(coordinates, argument.getName()));
-			return null;
+			return false;
 		}
-		KeyCondition.Op op = KeyCondition.Op.valueOf(enumValue(directive, "op"));
 		boolean list = unwrapNonNull(argument.getType()) instanceof ListType;
 		if ((op == KeyCondition.Op.BETWEEN) != list) {
 			this.reading.problem(argument, WrongType::new, (op == KeyCondition.Op.BETWEEN)
 					? "`%s(%s:)` is BETWEEN: declare it as a list of two values, e.g. `[String!]`."
 						.formatted(coordinates, argument.getName())
 					: "`%s(%s:)` takes one value; only BETWEEN takes a list.".formatted(coordinates, argument.getName()));
-			return null;
+			return false;
 		}
 		if (op == KeyCondition.Op.BEGINS_WITH && sortKey.get().type() == ScalarAttributeType.N) {
 			this.reading.problem(argument, UnsupportedCombination::new,
 					"`%s(%s:)` is BEGINS_WITH, but sort key `%s` is a number."
 				.formatted(coordinates, argument.getName(), sortKey.get().name()));
-			return null;
+			return false;
 		}
 		if (!prefix.isEmpty() && op == KeyCondition.Op.LT) {
 			this.reading.problem(argument, UnsupportedCombination::new,
 					("`%s(%s:)` is LT on sort keys that start with `%s`: one key condition cannot say both; "
 					+ "use LE, or BETWEEN.").formatted(coordinates, argument.getName(), prefix));
-			return null;
+			return false;
 		}
-		ValueType type = prefix.isEmpty() ? KeyValueReader.keyValueType(sortKey.get(), nodes) : prefixedType(prefix, nodes);
+		return true;
+	}
+
+	/**
+	 * Whether the argument's GraphQL type can be compared with the sort key stored as {@code type} (else its
+	 * problem is reported).
+	 */
+	private boolean typeFits(InputValueDefinition argument, KeyCondition.Op op, KeyAttribute sortKey, String prefix,
+			ValueType type, String coordinates) {
 		if (!prefix.isEmpty() && type instanceof ValueType.Timestamp) {
 			ValueType argumentType = this.reading.valueType(argument.getType(), argument);
 			if (argumentType instanceof ValueType.ListOf listOf) {
@@ -76,7 +98,7 @@ final class ArgumentReader {
 				this.reading.problem(argument, WrongType::new,
 						"`%s(%s:)` compares a timestamp in sort keys `%s...`: declare it as a `String` of ISO-8601 instants%s."
 					.formatted(coordinates, argument.getName(), prefix, (op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
-				return null;
+				return false;
 			}
 		}
 		if (prefix.isEmpty()) {
@@ -88,24 +110,24 @@ final class ArgumentReader {
 			if (type instanceof ValueType.Timestamp && !(argumentType instanceof ValueType.Text)) {
 				this.reading.problem(argument, WrongType::new,
 						"`%s(%s:)` compares timestamp `%s`: declare it as a `String` of ISO-8601 instants%s."
-					.formatted(coordinates, argument.getName(), sortKey.get().name(),
+					.formatted(coordinates, argument.getName(), sortKey.name(),
 							(op == KeyCondition.Op.BETWEEN) ? " (`[String!]`)" : ""));
-				return null;
+				return false;
 			}
 			if (argumentType != null && !(type instanceof ValueType.Timestamp)
-					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.get().type()))) {
+					&& argumentType.keyType().isPresent() && !argumentType.keyType().equals(Optional.of(sortKey.type()))) {
 				this.reading.problem(argument, WrongType::new,
 						"`%s(%s:)` is `%s`, but sort key `%s` is %s: declare it as %s."
-					.formatted(coordinates, argument.getName(), typeName(argument.getType()), sortKey.get().name(),
-							sortKey.get().type(), switch (sortKey.get().type()) {
+					.formatted(coordinates, argument.getName(), typeName(argument.getType()), sortKey.name(),
+							sortKey.type(), switch (sortKey.type()) {
 								case N -> "`Int`, `Long`, `Float` or `Decimal`";
 								case B -> "`Bytes`";
 								default -> "`String`";
 							}));
-				return null;
+				return false;
 			}
 		}
-		return new SortArgument(argument.getName(), op, type);
+		return true;
 	}
 
 	/**

@@ -229,7 +229,7 @@ final class MutationReader {
 		catch (RuntimeException ex) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(directive, "value");
 			this.reading.problem(wrong, InvalidValue::new, "`%s`: `@condition` value `%s` is not %s, as `%s` stores."
-				.formatted(coordinates, text, InputReader.describe(type), condition.attribute()));
+				.formatted(coordinates, text, InputValueReader.describe(type), condition.attribute()));
 			return null;
 		}
 	}

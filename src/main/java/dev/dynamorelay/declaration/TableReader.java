@@ -95,6 +95,27 @@ final class TableReader {
 					"`@table` on `%s` needs a `name` and a `partitionKey`.".formatted(type.getName()));
 			return null;
 		}
+		Map<String, AttributeField> fields = attributeFields(type);
+		Directive key = directive(type, "key");
+		Keys keys = keys(type, table, key, fields, partitionKey, sortKey);
+		if (keys == null) {
+			return null;
+		}
+		checkKeys(type, table, key, fields, tableName, sortKey, keys);
+		if (this.reading.problems.size() > problems) {
+			return null;
+		}
+		return new Declared(type, table, tableName, partitionKey, sortKey,
+				Optional.ofNullable(string(table, "typeAttribute")), Optional.ofNullable(string(table, "typeValue")),
+				fields, keys.partition(), keys.sort());
+	}
+
+	/** A type's key templates, as {@code @key} writes them or as the table's key attributes name fields. */
+	private record Keys(KeyTemplate partition, Optional<KeyTemplate> sort) {
+	}
+
+	/** The fields of a stored type that are attributes of its items, by field name. */
+	private Map<String, AttributeField> attributeFields(ObjectTypeDefinition type) {
 		Map<String, AttributeField> fields = new LinkedHashMap<>();
 		boolean node = implementsNode(type);
 		for (FieldDefinition field : this.reading.fields(type)) {
@@ -109,7 +130,12 @@ final class TableReader {
 			String name = (attribute != null) ? string(attribute, "name") : field.getName();
 			fields.put(field.getName(), new AttributeField(field.getName(), name, valueType, attribute != null));
 		}
-		Directive key = directive(type, "key");
+		return fields;
+	}
+
+	/** The type's key templates; null when one cannot be read (reported at the argument read). */
+	private Keys keys(ObjectTypeDefinition type, Directive table, Directive key, Map<String, AttributeField> fields,
+			String partitionKey, Optional<String> sortKey) {
 		KeyTemplate partition;
 		Optional<KeyTemplate> sort = Optional.empty();
 		// The argument whose value is read: a problem with it is reported there.
@@ -137,20 +163,26 @@ final class TableReader {
 					message.endsWith(".") ? message : message + ".");
 			return null;
 		}
-		if (sort.isPresent() && sortKey.isEmpty()) {
+		return new Keys(partition, sort);
+	}
+
+	/** That the type's templates fill the table's keys, from fields that a key can hold. */
+	private void checkKeys(ObjectTypeDefinition type, Directive table, Directive key, Map<String, AttributeField> fields,
+			String tableName, Optional<String> sortKey, Keys keys) {
+		if (keys.sort().isPresent() && sortKey.isEmpty()) {
 			graphql.language.Node<?> wrong = Directives.argumentValue(key, "sortKey");
 			this.reading.problem(wrong, KeyMistake::new,
 					"`@key` of `%s` has a `sortKey`, but table `%s` declares none: add `sortKey` to `@table`."
 				.formatted(type.getName(), tableName));
 		}
-		if (sort.isEmpty() && sortKey.isPresent()) {
+		if (keys.sort().isEmpty() && sortKey.isPresent()) {
 			this.reading.problem((key != null) ? key : table, KeyMistake::new,
 					"`%s` needs a sort key template: table `%s` has sort key `%s`."
 				.formatted(type.getName(), tableName, sortKey.get()));
 		}
 		Map<String, KeyTemplate> templates = new LinkedHashMap<>();
-		templates.put("partitionKey", partition);
-		sort.ifPresent((template) -> templates.put("sortKey", template));
+		templates.put("partitionKey", keys.partition());
+		keys.sort().ifPresent((template) -> templates.put("sortKey", template));
 		for (Map.Entry<String, KeyTemplate> each : templates.entrySet()) {
 			KeyTemplate template = each.getValue();
 			graphql.language.Node<?> at = Directives.argumentValue((key != null) ? key : table, each.getKey());
@@ -168,12 +200,6 @@ final class TableReader {
 				}
 			}
 		}
-		if (this.reading.problems.size() > problems) {
-			return null;
-		}
-		return new Declared(type, table, tableName, partitionKey, sortKey,
-				Optional.ofNullable(string(table, "typeAttribute")), Optional.ofNullable(string(table, "typeValue")),
-				fields, partition, sort);
 	}
 
 	/** The field that holds key attribute {@code attribute} (named so, or by {@code @attribute}). */
@@ -190,7 +216,30 @@ final class TableReader {
 							.formatted(attribute, attribute))));
 	}
 
+	/** A table as all its types declare it, and the types stored in it. */
 	private void declareTable(String name, List<Declared> types) {
+		Declared first = types.get(0);
+		checkSameKeys(name, types);
+		KeyAttribute partitionKey = keyAttribute(first.partitionKey(), types, true, first.table());
+		Optional<KeyAttribute> sortKey = first.sortKey().map((sort) -> keyAttribute(sort, types, false, first.table()));
+		Table table = new Table(name, this.reading.prefix + name, partitionKey, sortKey,
+				indexes(name, types, partitionKey), first.typeAttribute(), Location.of(first.table()));
+		this.reading.tables.put(name, table);
+		List<Entity> inTable = new ArrayList<>();
+		for (Declared type : types) {
+			Entity entity = new Entity(type.type().getName(), table, type.partition(), type.sort(), type.typeValue(),
+					type.fields(), implementsNode(type.type()), Location.of(type.type()), version(type),
+					new IndexKeyReader(this.reading).indexKeys(type.type(), type.fields(), table));
+			this.reading.entities.put(entity.name(), entity);
+			inTable.add(entity);
+		}
+		if (table.typeAttribute().isEmpty()) {
+			checkDistinct(name, types, inTable);
+		}
+	}
+
+	/** That every type of a table declares its keys and type attribute alike. */
+	private void checkSameKeys(String name, List<Declared> types) {
 		Declared first = types.get(0);
 		for (Declared other : types.subList(1, types.size())) {
 			if (!other.partitionKey().equals(first.partitionKey()) || !other.sortKey().equals(first.sortKey())
@@ -202,8 +251,11 @@ final class TableReader {
 								Location.of(first.table())));
 			}
 		}
-		KeyAttribute partitionKey = keyAttribute(first.partitionKey(), types, true, first.table());
-		Optional<KeyAttribute> sortKey = first.sortKey().map((sort) -> keyAttribute(sort, types, false, first.table()));
+	}
+
+	/** The indexes the types of a table declare, by name; one declared twice must have the same keys. */
+	private Map<String, Index> indexes(String name, List<Declared> types, KeyAttribute partitionKey) {
+		Declared first = types.get(0);
 		Map<String, Index> indexes = new TreeMap<>();
 		for (Declared type : types) {
 			for (Directive directive : type.type().getDirectives()) {
@@ -235,29 +287,21 @@ final class TableReader {
 				}
 			}
 		}
-		Table table = new Table(name, this.reading.prefix + name, partitionKey, sortKey, indexes, first.typeAttribute(),
-				Location.of(first.table()));
-		this.reading.tables.put(name, table);
-		List<Entity> inTable = new ArrayList<>();
-		for (Declared type : types) {
-			Entity entity = new Entity(type.type().getName(), table, type.partition(), type.sort(), type.typeValue(),
-					type.fields(), implementsNode(type.type()), Location.of(type.type()), version(type),
-					indexKeys(type, table));
-			this.reading.entities.put(entity.name(), entity);
-			inTable.add(entity);
-		}
-		if (table.typeAttribute().isEmpty()) {
-			for (int i = 0; i < inTable.size(); i++) {
-				for (int j = i + 1; j < inTable.size(); j++) {
-					Entity a = inTable.get(i);
-					Entity b = inTable.get(j);
-					if (sameShape(a, b)) {
-						this.reading.problem(types.get(j).table(), ConflictingDeclarations::new,
-								("`%s` and `%s` share table `%s` with keys of the same shape, so "
-								+ "their items cannot be told apart: give them `@key` templates with distinct constant "
-								+ "text (e.g. `ORDER#{orderId}`), or `@table(typeAttribute: ...)`.")
-							.formatted(a.name(), b.name(), name));
-					}
+		return indexes;
+	}
+
+	/** That the items of two types in a table without a type attribute can be told apart by their keys. */
+	private void checkDistinct(String name, List<Declared> types, List<Entity> inTable) {
+		for (int i = 0; i < inTable.size(); i++) {
+			for (int j = i + 1; j < inTable.size(); j++) {
+				Entity a = inTable.get(i);
+				Entity b = inTable.get(j);
+				if (sameShape(a, b)) {
+					this.reading.problem(types.get(j).table(), ConflictingDeclarations::new,
+							("`%s` and `%s` share table `%s` with keys of the same shape, so "
+							+ "their items cannot be told apart: give them `@key` templates with distinct constant "
+							+ "text (e.g. `ORDER#{orderId}`), or `@table(typeAttribute: ...)`.")
+						.formatted(a.name(), b.name(), name));
 				}
 			}
 		}
@@ -296,108 +340,6 @@ final class TableReader {
 			version = Optional.of(declared);
 		}
 		return version;
-	}
-
-	/** The type's {@code @indexKey} templates, each for a declared index of its table. */
-	private Map<String, Entity.IndexKey> indexKeys(Declared type, Table table) {
-		Map<String, Entity.IndexKey> keys = new TreeMap<>();
-		for (Directive directive : type.type().getDirectives("indexKey")) {
-			String name = string(directive, "index");
-			Index index = table.indexes().get(name);
-			if (index == null) {
-				graphql.language.Node<?> wrong = Directives.argumentValue(directive, "index");
-				this.reading.problem(UnknownName.of(Location.of(wrong), "`@indexKey` of `%s` names index `%s`, "
-					.formatted(type.type().getName(), name) + "which table `%s` does not declare.".formatted(table.name()),
-						name, table.indexes().keySet()));
-				continue;
-			}
-			if (keys.containsKey(name)) {
-				this.reading.problem(directive, ConflictingDeclarations::new,
-						"`%s` has two `@indexKey` for index `%s`: keep one."
-					.formatted(type.type().getName(), name));
-				continue;
-			}
-			Optional<KeyTemplate> partition = indexTemplate(type, directive, "partitionKey",
-					index.global() ? Optional.of(index.partitionKey()) : Optional.empty());
-			Optional<KeyTemplate> sort = indexTemplate(type, directive, "sortKey", index.sortKey());
-			if (string(directive, "partitionKey") == null && string(directive, "sortKey") == null) {
-				this.reading.problem(directive, IndexMistake::new,
-						("`@indexKey` of `%s` for index `%s` gives no template: give `partitionKey` "
-						+ "or `sortKey` for the key attributes that are no fields of `%s`.").formatted(type.type().getName(),
-								name, type.type().getName()));
-				continue;
-			}
-			if (partition.isEmpty() && sort.isEmpty()) {
-				continue; // each template's problem is reported already
-			}
-			List<Entity.Membership> when = new IndexMembershipReader(this.reading).when(type.type().getName(), type.fields(),
-					directive);
-			if (when == null) {
-				continue;
-			}
-			keys.put(name, new Entity.IndexKey(index, partition, sort, when));
-		}
-		return keys;
-	}
-
-	/** One template of an {@code @indexKey}, for a key attribute of the index that holds strings. */
-	private Optional<KeyTemplate> indexTemplate(Declared type, Directive directive, String which,
-			Optional<KeyAttribute> attribute) {
-		String source = string(directive, which);
-		if (source == null) {
-			return Optional.empty();
-		}
-		String typeName = type.type().getName();
-		if (attribute.isEmpty()) {
-			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, IndexMistake::new,
-					"`@indexKey` of `%s` gives a `%s`, but index `%s` has none it could fill%s."
-				.formatted(typeName, which, string(directive, "index"),
-						which.equals("partitionKey") ? " (a local index's partition key is the table's)" : ""));
-			return Optional.empty();
-		}
-		KeyTemplate template;
-		try {
-			template = KeyTemplate.parse(source);
-		}
-		catch (IllegalArgumentException ex) {
-			this.reading.problem(Directives.argumentValue(directive, which), KeyMistake::new, ex.getMessage() + ".");
-			return Optional.empty();
-		}
-		Optional<AttributeField> holder = type.fields()
-			.values()
-			.stream()
-			.filter((field) -> field.attribute().equals(attribute.get().name()))
-			.findFirst();
-		if (holder.isPresent()) {
-			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, IndexMistake::new,
-					("`@indexKey` of `%s` gives a template for `%s`, which is the field `%s` of "
-					+ "`%s`: its value is written as it is; remove the template.").formatted(typeName,
-							attribute.get().name(), holder.get().name(), typeName));
-			return Optional.empty();
-		}
-		if (attribute.get().type() != ScalarAttributeType.S && !template.isPlaceholder()) {
-			graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-			this.reading.problem(wrong, IndexMistake::new,
-					"`@indexKey` of `%s`: index key `%s` is %s, which a composed template cannot fill."
-				.formatted(typeName, attribute.get().name(), attribute.get().type()));
-			return Optional.empty();
-		}
-		for (String placeholder : template.placeholders()) {
-			AttributeField field = type.fields().get(placeholder);
-			if (field == null || field.type().keyType().isEmpty()) {
-				graphql.language.Node<?> wrong = Directives.argumentValue(directive, which);
-				String sentence = "`@indexKey` template `%s` of `%s` names ".formatted(template, typeName)
-						+ "`{%s}`, which is no %sfield of `%s`.".formatted(placeholder,
-								(field == null) ? "" : "string, number or bytes ", typeName);
-				this.reading.problem((field == null)
-						? UnknownName.of(Location.of(wrong), sentence, placeholder, type.fields().keySet())
-						: new KeyMistake(Location.of(wrong), sentence));
-				return Optional.empty();
-			}
-		}
-		return Optional.of(template);
 	}
 
 	private static boolean sameShape(Entity a, Entity b) {

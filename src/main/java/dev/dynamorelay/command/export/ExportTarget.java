@@ -114,7 +114,6 @@ final class ExportTarget {
 	 */
 	static ExportTarget resolve(GraphQLSchema schema, Declarations declarations, String coordinates,
 			Map<String, List<String>> given) {
-		int dot = coordinates.indexOf('.');
 		DeclaredConnection connection = declarations.connections()
 			.stream()
 			.filter((each) -> (each.coordinates().getTypeName() + "." + each.coordinates().getFieldName())
@@ -122,8 +121,8 @@ final class ExportTarget {
 			.findFirst()
 			.orElseThrow(() -> ExportException.usage("`%s` is not a declared connection. Declared connections: %s."
 				.formatted(coordinates, String.join(", ", connections(declarations)))));
-		GraphQLObjectType type = schema.getObjectType(coordinates.substring(0, dot));
-		GraphQLFieldDefinition field = type.getFieldDefinition(coordinates.substring(dot + 1));
+		GraphQLObjectType type = schema.getObjectType(connection.coordinates().getTypeName());
+		GraphQLFieldDefinition field = type.getFieldDefinition(connection.coordinates().getFieldName());
 		Entity parentType = declarations.entities().get(type.getName());
 		Map<String, GraphQLType> parentKeys = new LinkedHashMap<>();
 		if (parentType != null) {
@@ -132,22 +131,7 @@ final class ExportTarget {
 				parentKeys.put(placeholder, (keyField != null) ? keyField.getType() : graphql.Scalars.GraphQLString);
 			}
 		}
-		Set<String> known = new TreeSet<>(parentKeys.keySet());
-		for (GraphQLArgument argument : field.getArguments()) {
-			if (!ConnectionQueries.RELAY_ARGUMENTS.contains(argument.getName())) {
-				known.add(argument.getName());
-			}
-		}
-		for (String name : given.keySet()) {
-			if (ConnectionQueries.RELAY_ARGUMENTS.contains(name)) {
-				throw ExportException.usage(("`--arg %s`: an export reads the whole connection; `first`, `after`, `last` "
-						+ "and `before` are not taken (use --resume to continue an export).").formatted(name));
-			}
-			if (!known.contains(name)) {
-				throw ExportException.usage("`--arg %s`: `%s` takes no argument `%s`. It takes: %s.".formatted(name,
-						coordinates, name, known.isEmpty() ? "none" : String.join(", ", known)));
-			}
-		}
+		checkNames(coordinates, field, parentKeys.keySet(), given.keySet());
 		Map<String, Object> parentKey = new LinkedHashMap<>();
 		parentKeys.forEach((name, keyType) -> {
 			List<String> values = given.get(name);
@@ -158,6 +142,36 @@ final class ExportTarget {
 			}
 			parentKey.put(name, coerce(name, values, (GraphQLInputType) GraphQLTypeUtil.unwrapNonNull(keyType)));
 		});
+		return new ExportTarget(connection, arguments(coordinates, field, given), parentKey, parentType);
+	}
+
+	/**
+	 * That every {@code --arg} names an argument of the connection's field or a key field of its parent, and none
+	 * a Relay argument.
+	 */
+	private static void checkNames(String coordinates, GraphQLFieldDefinition field, Set<String> parentKeys,
+			Set<String> given) {
+		Set<String> known = new TreeSet<>(parentKeys);
+		for (GraphQLArgument argument : field.getArguments()) {
+			if (!ConnectionQueries.RELAY_ARGUMENTS.contains(argument.getName())) {
+				known.add(argument.getName());
+			}
+		}
+		for (String name : given) {
+			if (ConnectionQueries.RELAY_ARGUMENTS.contains(name)) {
+				throw ExportException.usage(("`--arg %s`: an export reads the whole connection; `first`, `after`, `last` "
+						+ "and `before` are not taken (use --resume to continue an export).").formatted(name));
+			}
+			if (!known.contains(name)) {
+				throw ExportException.usage("`--arg %s`: `%s` takes no argument `%s`. It takes: %s.".formatted(name,
+						coordinates, name, known.isEmpty() ? "none" : String.join(", ", known)));
+			}
+		}
+	}
+
+	/** The field's arguments, given or by default; a non-null one without either is a usage error. */
+	private static Map<String, Object> arguments(String coordinates, GraphQLFieldDefinition field,
+			Map<String, List<String>> given) {
 		Map<String, Object> arguments = new LinkedHashMap<>();
 		for (GraphQLArgument argument : field.getArguments()) {
 			String name = argument.getName();
@@ -184,7 +198,7 @@ final class ExportTarget {
 				arguments.put(name, value);
 			}
 		}
-		return new ExportTarget(connection, arguments, parentKey, parentType);
+		return arguments;
 	}
 
 	/**
