@@ -430,7 +430,7 @@ public final class Access {
 	}
 
 	private static String name(FieldCoordinates at) {
-		return at.getTypeName() + "." + at.getFieldName();
+		return at.toString();
 	}
 
 	private static String text(AttributeValue value) {

@@ -85,10 +85,9 @@ public class AccessConfiguration {
 		for (DeclaredConnection connection : declarations.connections()) {
 			access.ownerFilters(connection).forEach((node, field) -> {
 				if (!tables.holds(connection.definition(), field.attribute())) {
-					problems.add(new UnenforceableRule(node.location(), ("`%s.%s` must serve only the caller's `%s` items by a filter "
+					problems.add(new UnenforceableRule(node.location(), ("`%s` must serve only the caller's `%s` items by a filter "
 							+ "on `%s`, which global index `%s` does not project, so it would match nothing: add `%s` to "
-							+ "the index's projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
-									connection.coordinates().getFieldName(), node.name(), field.attribute(),
+							+ "the index's projection, or make it ALL.").formatted(connection.name(), node.name(), field.attribute(),
 									connection.definition().index().orElseThrow(), field.attribute())));
 				}
 			});

@@ -342,7 +342,7 @@ public final class AccessRulesReader {
 				if (field == null || Access.ownerInPartition(connection, node, field)) {
 					continue;
 				}
-				String coordinates = connection.coordinates().getTypeName() + "." + connection.coordinates().getFieldName();
+				String coordinates = connection.name();
 				if (connection.nodes().size() > 1) {
 					problem(connection, UnenforceableRule::new,
 							("`%s` returns several types, and `%s`'s owner (`%s`) is not in its partition key: "

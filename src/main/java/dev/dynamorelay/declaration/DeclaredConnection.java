@@ -36,6 +36,11 @@ public record DeclaredConnection(FieldCoordinates coordinates, ConnectionDefinit
 		filterArguments = List.copyOf(filterArguments);
 	}
 
+	/** The field as {@code Type.field}, as graphql-java prints its {@link FieldCoordinates}. */
+	public String name() {
+		return this.coordinates.toString();
+	}
+
 	/**
 	 * An argument that becomes the sort key condition.
 	 *

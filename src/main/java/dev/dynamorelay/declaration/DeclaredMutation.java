@@ -34,7 +34,7 @@ public record DeclaredMutation(FieldCoordinates coordinates, Kind kind, Entity e
 
 	/** The field as {@code Type.field}. */
 	public String name() {
-		return this.coordinates.getTypeName() + "." + this.coordinates.getFieldName();
+		return this.coordinates.toString();
 	}
 
 	/**

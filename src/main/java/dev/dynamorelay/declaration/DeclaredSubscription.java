@@ -21,7 +21,7 @@ public record DeclaredSubscription(FieldCoordinates coordinates, DeclaredConnect
 
 	/** The field as {@code Type.field}. */
 	public String name() {
-		return this.coordinates.getTypeName() + "." + this.coordinates.getFieldName();
+		return this.coordinates.toString();
 	}
 
 	/**

@@ -58,7 +58,7 @@ final class LiveReader {
 		}
 		String name = string(live, "connection");
 		DeclaredConnection connection = this.reading.connections.stream()
-			.filter((each) -> (each.coordinates().getTypeName() + "." + each.coordinates().getFieldName()).equals(name))
+			.filter((each) -> each.name().equals(name))
 			.findFirst()
 			.orElse(null);
 		if (connection == null) {
@@ -91,8 +91,7 @@ final class LiveReader {
 			if (argument == null) {
 				this.reading.problem(field, MissingArgument::new,
 						("`%s` keeps a partition of `%s` live, whose key fills `{%s}`: add the argument "
-						+ "`%s`.").formatted(coordinates, connection.coordinates().getTypeName() + "."
-								+ connection.coordinates().getFieldName(), placeholder, placeholder));
+						+ "`%s`.").formatted(coordinates, connection.name(), placeholder, placeholder));
 				continue;
 			}
 			ValueType type = declared.sources().get(placeholder).type();

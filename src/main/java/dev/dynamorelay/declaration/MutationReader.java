@@ -315,7 +315,7 @@ final class MutationReader {
 	private DeclaredMutation.EdgeField edge(String where, Entity entity, FieldDefinition field, Directive directive) {
 		String name = string(directive, "connection");
 		DeclaredConnection connection = this.reading.connections.stream()
-			.filter((each) -> (each.coordinates().getTypeName() + "." + each.coordinates().getFieldName()).equals(name))
+			.filter((each) -> each.name().equals(name))
 			.findFirst()
 			.orElse(null);
 		if (connection == null) {

@@ -178,7 +178,7 @@ final class Reading {
 	/** The {@code Type.field} of every connection declared so far. */
 	List<String> connectionNames() {
 		return this.connections.stream()
-			.map((each) -> each.coordinates().getTypeName() + "." + each.coordinates().getFieldName())
+			.map(DeclaredConnection::name)
 			.toList();
 	}
 

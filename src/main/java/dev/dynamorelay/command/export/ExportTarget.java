@@ -116,8 +116,7 @@ final class ExportTarget {
 			Map<String, List<String>> given) {
 		DeclaredConnection connection = declarations.connections()
 			.stream()
-			.filter((each) -> (each.coordinates().getTypeName() + "." + each.coordinates().getFieldName())
-				.equals(coordinates))
+			.filter((each) -> each.name().equals(coordinates))
 			.findFirst()
 			.orElseThrow(() -> ExportException.usage("`%s` is not a declared connection. Declared connections: %s."
 				.formatted(coordinates, String.join(", ", connections(declarations)))));
@@ -238,7 +237,7 @@ final class ExportTarget {
 	private static List<String> connections(Declarations declarations) {
 		return declarations.connections()
 			.stream()
-			.map((each) -> each.coordinates().getTypeName() + "." + each.coordinates().getFieldName())
+			.map(DeclaredConnection::name)
 			.sorted()
 			.toList();
 	}

@@ -177,10 +177,9 @@ public final class TableSetup {
 				for (DeclaredConnection.FilterArgument filter : connection.filterArguments()) {
 					if (!projected.contains(filter.attribute())) {
 						// DynamoDB filters what the index holds, before the server completes items from the table.
-						problems.add(new TableMismatch(index.location(), ("`%s.%s(%s:)` filters on `%s`, which global index "
+						problems.add(new TableMismatch(index.location(), ("`%s(%s:)` filters on `%s`, which global index "
 								+ "`%s` of `%s` does not project (%s), so it would match nothing: add `%s` to the index's "
-								+ "projection, or make it ALL.").formatted(connection.coordinates().getTypeName(),
-										connection.coordinates().getFieldName(), filter.name(), filter.attribute(),
+								+ "projection, or make it ALL.").formatted(connection.name(), filter.name(), filter.attribute(),
 										index.name(), table.physicalName(), gsi.projection().projectionTypeAsString(),
 										filter.attribute())));
 					}

@@ -41,13 +41,13 @@ class SchemaMappingsReport implements GraphQlSourceBuilderCustomizer {
 	static List<String> problems(SchemaReport report) {
 		List<String> problems = new ArrayList<>();
 		Set<String> unmapped = new LinkedHashSet<>();
-		report.unmappedFields().forEach((field) -> unmapped.add(field.getTypeName() + "." + field.getFieldName()));
+		report.unmappedFields().forEach((field) -> unmapped.add(field.toString()));
 		if (!unmapped.isEmpty()) {
 			problems.add("no data fetcher resolves " + String.join(", ", unmapped)
 					+ " (declare it, or write a controller for it)");
 		}
-		report.fieldNullnessErrors().forEach((field, error) -> problems.add(field.getTypeName() + "."
-				+ field.getFieldName() + " is non-null in the schema but its fetcher may return null"));
+		report.fieldNullnessErrors().forEach((field, error) -> problems.add(field
+				+ " is non-null in the schema but its fetcher may return null"));
 		return problems;
 	}
 

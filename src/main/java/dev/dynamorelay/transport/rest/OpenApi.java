@@ -99,7 +99,7 @@ final class OpenApi {
 		GraphQLObjectType type = schema.getObjectType(route.coordinates().getTypeName());
 		GraphQLFieldDefinition field = type.getFieldDefinition(route.coordinates().getFieldName());
 		Operation operation = new Operation()
-			.operationId(route.coordinates().getTypeName() + "." + route.coordinates().getFieldName())
+			.operationId(route.field())
 			.summary("A page of `%s`".formatted(route.field()))
 			.description(field.getDescription());
 		for (RestRoute.Parameter parameter : route.pathParameters()) {

@@ -32,7 +32,7 @@ record RestRoute(String path, FieldCoordinates coordinates, String itemsKey, Opt
 
 	/** The coordinates as people write them, e.g. {@code User.purchases}. */
 	String field() {
-		return this.coordinates.getTypeName() + "." + this.coordinates.getFieldName();
+		return this.coordinates.toString();
 	}
 
 	/**

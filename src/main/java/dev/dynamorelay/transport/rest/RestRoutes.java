@@ -60,7 +60,7 @@ final class RestRoutes {
 		Map<String, String> skipped = new LinkedHashMap<>();
 		Map<String, String> paths = new LinkedHashMap<>();
 		for (DeclaredConnection connection : declarations.connections()) {
-			String coordinates = connection.coordinates().getTypeName() + "." + connection.coordinates().getFieldName();
+			String coordinates = connection.name();
 			try {
 				RestRoute route = route(declarations, schema, connection);
 				String taken = paths.putIfAbsent(route.path().replaceAll("\\{[^}]*}", "{}"), coordinates);
