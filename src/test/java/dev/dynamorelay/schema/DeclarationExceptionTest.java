@@ -4,7 +4,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.dynamorelay.schema.DeclarationException.Problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,9 +16,9 @@ class DeclarationExceptionTest {
 	@Test
 	void theProblemsAreCountedAndListedInTheOrderTheyAreWritten() {
 		DeclarationException report = new DeclarationException("The declarations are wrong", List.of(
-				new Problem(new Location("shop.graphqls", 12, 3), "third"),
-				new Problem(new Location("auth.graphqls", 40, 1), "first"),
-				new Problem(new Location("shop.graphqls", 2, 9), "second")));
+				new Problem.InvalidValue(new Location("shop.graphqls", 12, 3), "third"),
+				new Problem.InvalidValue(new Location("auth.graphqls", 40, 1), "first"),
+				new Problem.InvalidValue(new Location("shop.graphqls", 2, 9), "second")));
 		assertThat(report.getMessage()).isEqualTo("""
 				The declarations are wrong (3 problems):
 				  auth.graphqls:40:1: first
@@ -31,7 +30,7 @@ class DeclarationExceptionTest {
 
 	@Test
 	void oneProblemIsSaidInTheSingular() {
-		assertThat(new DeclarationException("Wrong", List.of(new Problem(new Location("a.graphqls", 1), "it"))))
+		assertThat(new DeclarationException("Wrong", List.of(new Problem.InvalidValue(new Location("a.graphqls", 1), "it"))))
 			.hasMessage("Wrong (1 problem):\n  a.graphqls:1: it");
 	}
 

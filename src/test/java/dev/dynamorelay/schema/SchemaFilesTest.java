@@ -15,7 +15,6 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
-import dev.dynamorelay.schema.DeclarationException.Problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -126,14 +125,15 @@ class SchemaFilesTest {
 		assertThatExceptionOfType(DeclarationException.class)
 			.isThrownBy(() -> SchemaFiles.resolve(folder + "," + missing, RESOLVER))
 			.satisfies((ex) -> assertThat(ex.problems()).containsExactly(
-					new Problem(new Location(folder.toString(), 0), "holds no schema file (.graphqls or .gqls): check "
+					new Problem.UnreadableFiles(new Location(folder.toString(), 0), "holds no schema file (.graphqls or .gqls): check "
 							+ "dynamo-relay.schema.locations."),
-					new Problem(new Location(missing, 0), "holds no schema file (.graphqls or .gqls): check "
+					new Problem.UnreadableFiles(new Location(missing, 0), "holds no schema file (.graphqls or .gqls): check "
 							+ "dynamo-relay.schema.locations.")));
 	}
 
-	private static Problem problem(int line, int column, String message) {
-		return new Problem(new Location("shop.graphqls", line, column), message);
+	/** A problem as the report prints it: the kinds of problem are {@link ProblemTest}'s. */
+	private static String problem(int line, int column, String message) {
+		return new Location("shop.graphqls", line, column) + ": " + message;
 	}
 
 	private static SchemaFiles files(String text) {
@@ -141,10 +141,13 @@ class SchemaFilesTest {
 				Map.of("shop.graphqls", new ByteArrayResource(text.getBytes(StandardCharsets.UTF_8))));
 	}
 
-	private static List<Problem> problems(String text) {
+	private static List<String> problems(String text) {
 		return assertThatExceptionOfType(DeclarationException.class).isThrownBy(() -> files(text).parse())
 			.actual()
-			.problems();
+			.problems()
+			.stream()
+			.map(Problem::describe)
+			.toList();
 	}
 
 }

@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import dev.dynamorelay.model.KeyAttribute;
 import dev.dynamorelay.model.Table.Index;
 import dev.dynamorelay.model.Table;
-import dev.dynamorelay.schema.DeclarationException.Problem;
 import dev.dynamorelay.schema.Location;
+import dev.dynamorelay.schema.Problem.TableMismatch;
+import dev.dynamorelay.schema.Problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,7 +55,7 @@ class TableSetupTest {
 			.attributeDefinitions(attribute("customerId", ScalarAttributeType.S), attribute("orderedAt", ScalarAttributeType.N),
 					attribute("status", ScalarAttributeType.S))
 			.build();
-		assertThat(compare(ORDERS, described)).containsExactly(new Problem(TABLE_AT,
+		assertThat(compare(ORDERS, described)).containsExactly(new TableMismatch(TABLE_AT,
 				"table `Shop_Orders` has partition key `customerId`, not `userId`: declare `partitionKey: \"customerId\"`."));
 	}
 
@@ -86,7 +87,7 @@ class TableSetupTest {
 	@Test
 	void aMissingGlobalIndexIsReportedWithTheCommandThatAddsIt() {
 		TableDescription described = described().globalSecondaryIndexes(List.of()).build();
-		assertThat(compare(ORDERS, described)).containsExactly(new Problem(INDEX_AT,
+		assertThat(compare(ORDERS, described)).containsExactly(new TableMismatch(INDEX_AT,
 				"table `Shop_Orders` has no global index `ByStatus`: add it (" + CLI.addIndex(BY_STATUS, described)
 						+ "), or start with dynamo-relay.tables.create=true to have it added."));
 	}
