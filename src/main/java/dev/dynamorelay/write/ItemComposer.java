@@ -285,7 +285,7 @@ final class ItemComposer {
 	 * @param values the item's values after the write, by field name: the key's, the given ones and those read
 	 */
 	static void recompose(Entity entity, Set<String> changed, Set<String> cleared,
-			Map<String, AttributeValue> values, Expressions expressions, InputValues input) {
+			Map<String, AttributeValue> values, Expressions expressions, InputObject input) {
 		String where = input.where().isEmpty() ? "input" : input.where();
 		for (Entity.IndexKey indexKey : entity.indexKeys().values()) {
 			if (!touched(indexKey, changed, cleared)) {

@@ -8,14 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.budget.ReadStats;
 import dev.dynamorelay.declaration.Declarations;
@@ -26,11 +24,13 @@ import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.ApiException;
 import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.error.UnavailableException;
-import dev.dynamorelay.model.Entity;
 
 /**
- * Runs declared mutations: reads each input object, plans its writes ({@link WritePlanner}), sends them alone
- * or as one transaction ({@link Writer}), and answers what was written, or the refusal ({@link Refusals}).
+ * Runs declared mutations: takes a mutation's typed input ({@link MutationInput}), plans the writes of each input
+ * object ({@link WritePlanner}), sends them alone or as one transaction (an operation per DynamoDB call, as the AWS
+ * SDK's enhanced client has: {@link PutItemOperation}, {@link UpdateItemOperation}, {@link DeleteItemOperation},
+ * {@link TransactWriteItemsOperation}), and answers what was written ({@link Written}), or the refusal
+ * ({@link Refusals}).
  *
  * <p>One input object writes alone, with PutItem, UpdateItem or DeleteItem; a list of them, children,
  * references and idempotency keys go in one TransactWriteItems, all or nothing. A create whose key holds a
@@ -46,9 +46,15 @@ public final class Mutations {
 	/** Attempts at a mutation whose refusal a new attempt may cure: a taken generated time, a raced read. */
 	static final int ATTEMPTS = 5;
 
-	private final Writer writer;
-
 	private final WritePlanner planner;
+
+	private final PutItemOperation put;
+
+	private final UpdateItemOperation update;
+
+	private final DeleteItemOperation delete;
+
+	private final TransactWriteItemsOperation transaction;
 
 	private final Clock clock;
 
@@ -66,34 +72,27 @@ public final class Mutations {
 
 	public Mutations(DynamoDbAsyncClient dynamoDb, Declarations declarations, Duration timeout, Clock clock,
 			WriteMeters.Source meters) {
-		this.writer = new Writer(dynamoDb, timeout);
-		this.planner = new WritePlanner(declarations, this.writer);
+		WriteCalls calls = new WriteCalls(dynamoDb, timeout);
+		this.planner = new WritePlanner(declarations, calls);
+		this.put = new PutItemOperation(calls);
+		this.update = new UpdateItemOperation(calls);
+		this.delete = new DeleteItemOperation(calls);
+		this.transaction = new TransactWriteItemsOperation(calls);
 		this.clock = clock;
 		this.meters = meters;
 	}
 
 	/**
-	 * What a mutation wrote for one input object.
-	 *
-	 * @param entity the type of the item
-	 * @param item the item as written (a delete: as it was); empty when a delete found none
-	 * @param clientMutationId the input's {@code clientMutationId}, answered as given
-	 */
-	public record Written(Entity entity, Optional<Map<String, AttributeValue>> item, Optional<String> clientMutationId) {
-	}
-
-	/**
-	 * Runs {@code mutation} with the field's {@code arguments} (as GraphQL hands them over), for a caller that
-	 * may write the items {@code owners} says: one answer per input object, in order.
+	 * Runs {@code mutation} with its {@code input}, for a caller that may write the items {@code owners} says: one
+	 * answer per input object, in order.
 	 * @param writer the caller's identity, whose own its idempotency keys are (empty: a caller without one)
 	 */
-	public CompletableFuture<List<Written>> run(DeclaredMutation mutation, Map<String, Object> arguments,
-			Ownership.Owners owners, String writer, ReadStats stats) {
-		List<InputValues> inputs;
+	public CompletableFuture<List<Written>> run(DeclaredMutation mutation, MutationInput input, Ownership.Owners owners,
+			String writer, ReadStats stats) {
 		Optional<String> key;
 		try {
-			inputs = inputs(mutation, arguments);
-			key = token(mutation, arguments, inputs);
+			check(mutation, input);
+			key = token(mutation, input);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -106,20 +105,20 @@ public final class Mutations {
 			.orElseGet(this.clock::millis), seed);
 		Optional<String> token = key.map((given) -> clientRequestToken(writer, given));
 		Progress progress = new Progress();
-		return attempt(mutation, inputs, token, owners, stats, now, 1, progress)
+		return attempt(mutation, input.objects(), token, owners, stats, now, 1, progress)
 			.exceptionallyCompose((failure) -> CompletableFuture.failedFuture(unavailable(mutation, failure, progress,
 					key.isPresent())))
 			.whenComplete((written, failure) -> {
-			if (failure == null) {
-				// A create writes all it was given, children included; other kinds what they found.
-				int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? mutation.itemsWritten(arguments)
-						: written.stream().mapToInt((each) -> each.item().isPresent() ? 1 : 0).sum();
-				meters.written(items, stats.costs().consumedCapacity() - before);
-			}
-			else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {
-				meters.refused(refused.code());
-			}
-		});
+				if (failure == null) {
+					// A create writes all it was given, children included; other kinds what they found.
+					int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? input.items()
+							: (int) written.stream().filter((each) -> each.item().isPresent()).count();
+					meters.written(items, stats.costs().consumedCapacity() - before);
+				}
+				else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {
+					meters.refused(refused.code());
+				}
+			});
 	}
 
 	/**
@@ -175,12 +174,12 @@ public final class Mutations {
 				(cause instanceof WriteUnavailableException sent && sent.getCause() != null) ? sent.getCause() : cause);
 	}
 
-	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputValues> inputs,
+	private CompletableFuture<List<Written>> attempt(DeclaredMutation mutation, List<InputObject> inputs,
 			Optional<String> token, Ownership.Owners owners, ReadStats stats, Generation now, int attempt,
 			Progress progress) {
-		List<CompletableFuture<WritePlanner.Plan>> planned = new ArrayList<>(inputs.size());
+		List<CompletableFuture<Plan>> planned = new ArrayList<>(inputs.size());
 		try {
-			for (InputValues input : inputs) {
+			for (InputObject input : inputs) {
 				planned.add(this.planner.plan(mutation, input, owners, now, stats));
 			}
 		}
@@ -201,131 +200,85 @@ public final class Mutations {
 	}
 
 	/** The plans' writes, alone or as one transaction, and their answers. */
-	private CompletableFuture<Sent> send(List<WritePlanner.Plan> plans, Optional<String> token, ReadStats stats,
-			Progress progress) {
-		List<ItemWrite> writes = new ArrayList<>();
-		plans.forEach((plan) -> writes.addAll(plan.writes()));
-		// Items that must exist are checked once (a transaction names an item once), and not beside their write;
-		// of two checks of one item, the one of whose items the caller may write under is kept (it checks existence
-		// too), else the first.
-		writes.removeIf((write) -> write instanceof ItemWrite.CheckItem check && writes.stream()
-			.anyMatch((other) -> other != check && other.table().equals(check.table()) && other.key().equals(check.key())
-					&& (!(other instanceof ItemWrite.CheckItem kept) || (kept.first() && !check.first())
-							|| (kept.first() == check.first() && writes.indexOf(other) < writes.indexOf(check)))));
-		if (writes.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
-			return CompletableFuture.failedFuture(new InvalidArgumentException(("The mutation writes %d items, more than "
-					+ "one DynamoDB transaction takes (%d): write them in several mutations.").formatted(writes.size(),
-							DeclaredMutation.MAX_TRANSACTION_ITEMS)));
+	private CompletableFuture<Sent> send(List<Plan> plans, Optional<String> token, ReadStats stats, Progress progress) {
+		List<ItemWrite> writes;
+		try {
+			writes = WritePlanner.parts(plans);
 		}
-		for (int i = 0; i < writes.size(); i++) {
-			for (int j = 0; j < i; j++) {
-				if (writes.get(i).table().equals(writes.get(j).table()) && writes.get(i).key().equals(writes.get(j).key())) {
-					return CompletableFuture.failedFuture(new InvalidArgumentException(("`%s` and `%s` write the same "
-							+ "item: one transaction writes an item once.").formatted(writes.get(j).part(), writes.get(i).part())));
-				}
-			}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
 		}
 		if (writes.size() == 1 && token.isEmpty()) {
-			WritePlanner.Plan plan = plans.get(0);
-			return this.writer.write(writes.get(0), stats).thenApply((outcome) -> {
-				if (outcome instanceof Writer.Outcome.Refused refused) {
+			Plan plan = plans.get(0);
+			return alone(writes.get(0), stats).thenApply((outcome) -> {
+				if (outcome instanceof WriteOutcome.Refused refused) {
 					return Sent.refused(Refusals.of(plan, plan.writes().get(0), refused.stored(), false, refused.retried()));
 				}
 				progress.written = true;
-				Writer.Outcome.Written written = (Writer.Outcome.Written) outcome;
+				WriteOutcome.Written written = (WriteOutcome.Written) outcome;
 				// A delete that found nothing after an attempt whose answer was lost: that attempt deleted it.
 				boolean ownEarlier = plan.kind() == Kind.DELETE && written.image().isEmpty() && written.retried();
 				return Sent.written(List.of(plan.answer(ownEarlier ? plan.main().key() : written.image())));
 			});
 		}
-		return before(plans, stats).thenCompose((old) -> this.writer.transact(writes, token, stats)
+		return this.transaction.before(plans, stats).thenCompose((old) -> this.transaction.send(writes, token, stats)
 			.thenCompose((outcome) -> {
-				if (outcome instanceof Writer.Outcome.Refused refused) {
-					WritePlanner.Plan plan = owner(plans, writes.get(refused.index()));
+				if (outcome instanceof WriteOutcome.Refused refused) {
+					Plan plan = owner(plans, writes.get(refused.index()));
 					return CompletableFuture.completedFuture(Sent.refused(Refusals.of(plan, writes.get(refused.index()),
 							refused.stored(), plans.size() > 1, refused.retried())));
 				}
 				progress.written = true;
-				return after(plans, old, stats).thenApply(Sent::written);
+				return this.transaction.after(plans, old, stats).thenApply(Sent::written);
 			}));
 	}
 
-	/** What deletes in a transaction will delete, read first: a transaction answers no old items. */
-	private CompletableFuture<List<Map<String, AttributeValue>>> before(List<WritePlanner.Plan> plans, ReadStats stats) {
-		List<CompletableFuture<Map<String, AttributeValue>>> reads = new ArrayList<>();
-		for (WritePlanner.Plan plan : plans) {
-			reads.add((plan.kind() == Kind.DELETE) ? this.writer.get(plan.main().table(), plan.main().key(), List.of(), stats)
-					: CompletableFuture.completedFuture(Map.of()));
+	/** One write alone, with the operation of its kind: PutItem, UpdateItem or DeleteItem. */
+	private CompletableFuture<WriteOutcome> alone(ItemWrite write, ReadStats stats) {
+		if (write instanceof ItemWrite.PutItem item) {
+			return this.put.send(item, stats);
 		}
-		return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> reads.stream().map(CompletableFuture::join).toList());
-	}
-
-	/** The answers of a transaction: what creates composed, what updates wrote (read back), what deletes found. */
-	private CompletableFuture<List<Written>> after(List<WritePlanner.Plan> plans, List<Map<String, AttributeValue>> old,
-			ReadStats stats) {
-		List<CompletableFuture<Written>> answers = new ArrayList<>();
-		for (int i = 0; i < plans.size(); i++) {
-			WritePlanner.Plan plan = plans.get(i);
-			answers.add(switch (plan.kind()) {
-				case CREATE -> CompletableFuture.completedFuture(plan.answer(Map.of()));
-				case DELETE -> CompletableFuture.completedFuture(plan.answer(old.get(i)));
-				case UPDATE, REPLACE -> this.writer.get(plan.main().table(), plan.main().key(), List.of(), stats)
-					.thenApply(plan::answer);
-			});
+		if (write instanceof ItemWrite.UpdateItem item) {
+			return this.update.send(item, stats);
 		}
-		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
+		if (write instanceof ItemWrite.DeleteItem item) {
+			return this.delete.send(item, stats);
+		}
+		throw new IllegalArgumentException("a check is part of a transaction");
 	}
 
 	/** The plan a write of the transaction belongs to (a check kept for several, the first's). */
-	private static WritePlanner.Plan owner(List<WritePlanner.Plan> plans, ItemWrite write) {
+	private static Plan owner(List<Plan> plans, ItemWrite write) {
 		return plans.stream()
 			.filter((plan) -> plan.writes().contains(write))
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("no plan has write " + write.part()));
 	}
 
-	/** The mutation's input objects: one, the items of a list, or the field's arguments. */
-	@SuppressWarnings("unchecked")
-	private static List<InputValues> inputs(DeclaredMutation mutation, Map<String, Object> arguments) {
-		DeclaredMutation.Input input = mutation.input();
-		if (input.argument().isEmpty()) {
-			return List.of(new InputValues(arguments, ""));
-		}
-		String name = input.argument().get();
-		Object value = arguments.get(name);
-		if (!input.many()) {
-			return List.of(new InputValues((Map<String, Object>) value, name));
-		}
-		List<Map<String, Object>> items = (List<Map<String, Object>>) value;
-		if (items.isEmpty()) {
+	/** Refuses an input of no objects, or of more than one transaction takes, before anything is planned. */
+	private static void check(DeclaredMutation mutation, MutationInput input) {
+		String name = mutation.input().argument().orElse(mutation.name());
+		int objects = input.objects().size();
+		if (objects == 0) {
 			throw new InvalidArgumentException("`%s` is empty: give at least one item to write.".formatted(name));
 		}
-		if (items.size() > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
+		if (objects > DeclaredMutation.MAX_TRANSACTION_ITEMS) {
 			throw new InvalidArgumentException(("`%s` has %d items, more than one DynamoDB transaction takes (%d): write "
-					+ "them in several mutations.").formatted(name, items.size(), DeclaredMutation.MAX_TRANSACTION_ITEMS));
+					+ "them in several mutations.").formatted(name, objects, DeclaredMutation.MAX_TRANSACTION_ITEMS));
 		}
-		List<InputValues> inputs = new ArrayList<>(items.size());
-		for (int i = 0; i < items.size(); i++) {
-			inputs.add(new InputValues(items.get(i), name + "[" + i + "]"));
-		}
-		return inputs;
 	}
 
 	/** The write's idempotency key: the argument beside the input, else the (first) input object's field. */
-	private static Optional<String> token(DeclaredMutation mutation, Map<String, Object> arguments,
-			List<InputValues> inputs) {
+	private static Optional<String> token(DeclaredMutation mutation, MutationInput input) {
 		if (mutation.input().idempotencyArgument().isPresent()) {
-			String name = mutation.input().idempotencyArgument().get();
-			return InputValues.token(arguments.get(name), name);
+			return InputObject.token(input.idempotencyKey().orElse(null), mutation.input().idempotencyArgument().get());
 		}
 		Optional<InputField.IdempotencyKey> field = mutation.input().shape().one(InputField.IdempotencyKey.class);
 		if (field.isEmpty()) {
 			return Optional.empty();
 		}
-		for (InputValues input : inputs) {
-			Optional<String> token = InputValues.token(input.get(field.get().name()), input.path(field.get().name()));
+		for (InputObject object : input.objects()) {
+			Optional<String> token = InputObject.token(object.get(field.get().name()), object.path(field.get().name()));
 			if (token.isPresent()) {
 				return token;
 			}

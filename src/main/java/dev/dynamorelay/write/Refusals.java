@@ -21,7 +21,7 @@ import dev.dynamorelay.model.Entity;
  * <p>A write the SDK sent again after an attempt whose answer was lost may be refused for that attempt's own
  * work: the create's item exists, the update's version has moved on, the delete's item is gone. When the
  * stored item is what the write would have made, the refusal is answered as the write ({@link
- * WritePlanner.Plan#madeBy}).
+ * Plan#madeBy}).
  */
 final class Refusals {
 
@@ -35,7 +35,7 @@ final class Refusals {
 	 * @param failure the client's error
 	 * @param answer the answer despite the refusal
 	 */
-	record Refusal(boolean retry, Optional<RuntimeException> failure, Optional<Mutations.Written> answer) {
+	record Refusal(boolean retry, Optional<RuntimeException> failure, Optional<Written> answer) {
 
 		/** A new attempt may succeed; {@code otherwise} is the failure once attempts run out. */
 		static Refusal again(RuntimeException otherwise) {
@@ -46,7 +46,7 @@ final class Refusals {
 			return new Refusal(false, Optional.of(failure), Optional.empty());
 		}
 
-		static Refusal answer(Mutations.Written answer) {
+		static Refusal answer(Written answer) {
 			return new Refusal(false, Optional.empty(), Optional.of(answer));
 		}
 
@@ -57,7 +57,7 @@ final class Refusals {
 	 * @param inTransaction whether the plan's writes went with others, so that the error names the part
 	 * @param retried whether an earlier attempt of the same call may have been made
 	 */
-	static Refusal of(WritePlanner.Plan plan, ItemWrite write, Map<String, AttributeValue> stored,
+	static Refusal of(Plan plan, ItemWrite write, Map<String, AttributeValue> stored,
 			boolean inTransaction, boolean retried) {
 		Optional<String> part = inTransaction ? Optional.of(write.part()) : Optional.empty();
 		if (write instanceof ItemWrite.CheckItem check) {

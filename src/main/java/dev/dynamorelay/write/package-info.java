@@ -5,7 +5,8 @@
  * TransactWriteItems; every refusal is told apart (CONFLICT, NOT_FOUND) from the stored item DynamoDB
  * returns with it, never from a second read.
  *
- * <p>This package knows nothing of Spring or of the GraphQL transport: it takes a mutation's declaration
- * and its input values, and answers the items written.
+ * <p>The engine knows nothing of the GraphQL transport, and of Spring but its wiring ({@code WriteConfiguration}):
+ * it takes a mutation's declaration and its typed input ({@link dev.dynamorelay.write.MutationInput}), and answers
+ * a typed result per input object ({@link dev.dynamorelay.write.Written}) that a transport maps by property name.
  */
 package dev.dynamorelay.write;

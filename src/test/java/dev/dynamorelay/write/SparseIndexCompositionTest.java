@@ -192,7 +192,7 @@ class SparseIndexCompositionTest {
 
 	private static Expressions recompose(Set<String> changed, Set<String> cleared, Map<String, AttributeValue> values) {
 		Expressions expressions = new Expressions();
-		ItemComposer.recompose(ORDER, changed, cleared, values, expressions, new InputValues(Map.of(), ""));
+		ItemComposer.recompose(ORDER, changed, cleared, values, expressions, new InputObject("", Map.of()));
 		return expressions;
 	}
 

@@ -1,21 +1,16 @@
 package dev.dynamorelay.transport.graphql;
 
-import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.PropertyDataFetcher;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.annotation.Bean;
 import org.springframework.graphql.execution.RuntimeWiringConfigurer;
 import org.springframework.stereotype.Component;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import dev.dynamorelay.access.Access;
@@ -24,27 +19,26 @@ import dev.dynamorelay.declaration.Declarations;
 import dev.dynamorelay.declaration.DeclaredConnection;
 import dev.dynamorelay.declaration.DeclaredMutation.Answer;
 import dev.dynamorelay.declaration.DeclaredMutation;
-import dev.dynamorelay.dynamodb.DynamoDbProperties;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
 import dev.dynamorelay.error.AccessDeniedException;
 import dev.dynamorelay.model.Entity;
 import dev.dynamorelay.model.Filter;
 import dev.dynamorelay.model.Item;
-import dev.dynamorelay.model.NodeIds;
 import dev.dynamorelay.pagination.ConnectionQueries;
 import dev.dynamorelay.pagination.ConnectionQuery;
 import dev.dynamorelay.pagination.Edge;
 import dev.dynamorelay.pagination.Paginator;
 import dev.dynamorelay.transport.request.RequestScope;
+import dev.dynamorelay.write.MutationInput;
 import dev.dynamorelay.write.Mutations;
 import dev.dynamorelay.write.Ownership;
-import dev.dynamorelay.write.WriteAttempts;
-import dev.dynamorelay.write.WriteMeters;
+import dev.dynamorelay.write.Written;
 
 /**
- * Gives every declared mutation field its data fetcher: the write engine writes, and the field answers the
- * item (a list of them), its id, or a payload holding the item, its edges in connections, the deleted id
- * and the client's mutation id.
+ * Gives every declared mutation field its data fetcher: its arguments read once into the write engine's typed
+ * input ({@link MutationArguments}), the engine writes, and the field answers the item (a list of them), its id,
+ * or a payload: the engine's {@link Written} itself, whose fields (the item, its edges in connections, the
+ * deleted id and the client's mutation id) resolve by property name.
  *
  * <p>An edge is the written item's place in a connection with the edge field's arguments: its cursor is
  * the one a page of that connection gives the item (owner filters included, as the caller's read of it
@@ -54,9 +48,6 @@ import dev.dynamorelay.write.WriteMeters;
 @Component
 class MutationWiring implements RuntimeWiringConfigurer {
 
-	/** The payload's key of the written item, for its edge fields. */
-	private static final String WRITTEN = MutationWiring.class.getName() + ".written";
-
 	private final Declarations declarations;
 
 	private final Mutations mutations;
@@ -65,11 +56,9 @@ class MutationWiring implements RuntimeWiringConfigurer {
 
 	private final Access access;
 
-	MutationWiring(DeclaredTables tables, DynamoDbAsyncClient dynamoDb, DynamoDbProperties dynamoDbProperties,
-			Paginator paginator, Access access, ObjectProvider<WriteMeters.Source> meters) {
+	MutationWiring(DeclaredTables tables, Mutations mutations, Paginator paginator, Access access) {
 		this.declarations = tables.declarations();
-		this.mutations = new Mutations(dynamoDb, this.declarations, dynamoDbProperties.timeout(), Clock.systemUTC(),
-				meters.getIfAvailable(() -> WriteMeters.Source.NONE));
+		this.mutations = mutations;
 		this.paginator = paginator;
 		this.access = access;
 	}
@@ -80,7 +69,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 			wiring.type(TypeRuntimeWiring.newTypeWiring(mutation.coordinates().getTypeName())
 				.dataFetcher(mutation.coordinates().getFieldName(), (environment) -> write(mutation, environment)));
 			if (mutation.answer() instanceof Answer.Payload payload) {
-				TypeRuntimeWiring.Builder type = TypeRuntimeWiring.newTypeWiring(payload.typeName());
+				TypeRuntimeWiring.Builder type = payload(payload);
 				payload.edges()
 					.forEach((edge) -> type.dataFetcher(edge.name(), (environment) -> edge(edge.connection(), environment)));
 				wiring.type(type);
@@ -92,9 +81,24 @@ class MutationWiring implements RuntimeWiringConfigurer {
 		RequestScope scope = RequestScope.of(environment);
 		this.access.ownRules(mutation.coordinates(), scope.caller(), environment::getArgument);
 		Ownership.Owners owners = owners(mutation, scope.caller());
-		return this.mutations.run(mutation, environment.getArguments(), owners, writer(scope.caller()), scope.stats())
+		MutationInput input = MutationArguments.input(mutation, environment.getArguments());
+		return this.mutations.run(mutation, input, owners, writer(scope.caller()), scope.stats())
 			.thenApply((written) -> mutation.input().many() ? written.stream().map((each) -> answer(mutation, each)).toList()
 					: answer(mutation, written.get(0)));
+	}
+
+	/**
+	 * A payload type answers the write engine's {@link Written} as it is, its fields read by property name as
+	 * graphql-java reads a record: the item ({@code item}), the deleted id ({@code id}), the client's mutation id
+	 * ({@code clientMutationId}); an edge field places the item in its connection.
+	 */
+	private static TypeRuntimeWiring.Builder payload(Answer.Payload payload) {
+		TypeRuntimeWiring.Builder type = TypeRuntimeWiring.newTypeWiring(payload.typeName());
+		payload.node().ifPresent((field) -> type.dataFetcher(field, PropertyDataFetcher.fetching("item")));
+		payload.deletedId().ifPresent((field) -> type.dataFetcher(field, PropertyDataFetcher.fetching("id")));
+		payload.clientMutationId()
+			.ifPresent((field) -> type.dataFetcher(field, PropertyDataFetcher.fetching("clientMutationId")));
+		return type;
 	}
 
 	/**
@@ -138,39 +142,28 @@ class MutationWiring implements RuntimeWiringConfigurer {
 		return "claims\n" + lasting;
 	}
 
-	/** Counts the attempts of the write engine's calls, which the server's DynamoDB client takes as a bean. */
-	@Bean
-	static ExecutionInterceptor writeAttempts() {
-		return new WriteAttempts();
-	}
-
-	private Object answer(DeclaredMutation mutation, Mutations.Written written) {
-		Optional<Item> item = written.item().map((attributes) -> new Item(written.entity(), attributes));
+	/**
+	 * What the field answers for one input object: the item, its id, or the engine's answer itself for a payload
+	 * ({@link #payload}).
+	 */
+	private static Object answer(DeclaredMutation mutation, Written written) {
 		Answer answer = mutation.answer();
 		if (answer instanceof Answer.Id) {
-			return item.map(this::id).orElse(null);
+			return written.id().orElse(null);
 		}
-		if (answer instanceof Answer.Payload payload) {
-			Map<String, Object> fields = new LinkedHashMap<>();
-			payload.node().ifPresent((field) -> fields.put(field, item.orElse(null)));
-			payload.deletedId().ifPresent((field) -> fields.put(field, item.map(this::id).orElse(null)));
-			payload.clientMutationId().ifPresent((field) -> fields.put(field, written.clientMutationId().orElse(null)));
-			fields.put(WRITTEN, item.orElse(null));
-			return fields;
+		if (answer instanceof Answer.Payload) {
+			return written;
 		}
-		return item.orElse(null);
-	}
-
-	private String id(Item item) {
-		return NodeIds.encode(item.entity(), item.attributes());
+		return written.item().orElse(null);
 	}
 
 	/** The written item's edge in {@code connection} with the edge field's arguments, or null. */
-	private Map<String, Object> edge(DeclaredConnection connection, DataFetchingEnvironment environment) {
-		Map<?, ?> payload = environment.getSource();
-		if (!(payload.get(WRITTEN) instanceof Item item)) {
+	private Edge<Item> edge(DeclaredConnection connection, DataFetchingEnvironment environment) {
+		Written written = environment.getSource();
+		if (written.item().isEmpty()) {
 			return null;
 		}
+		Item item = written.item().get();
 		Optional<AttributeValue> partition = connection.definition()
 			.partitionKey()
 			.map((key) -> item.attributes().get(key.name()));
@@ -187,8 +180,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 			return null; // a connection the caller may not read holds no edge for it
 		}
 		ConnectionQuery query = ConnectionQueries.query(connection, partition, arguments::get, owned);
-		Optional<Edge<Item>> edge = this.paginator.edge(connection.definition(), query, item.attributes());
-		return edge.map((found) -> Map.<String, Object>of("cursor", found.cursor(), "node", found.node())).orElse(null);
+		return this.paginator.edge(connection.definition(), query, item.attributes()).orElse(null);
 	}
 
 }

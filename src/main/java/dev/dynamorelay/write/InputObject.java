@@ -3,6 +3,8 @@ package dev.dynamorelay.write;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,12 +17,28 @@ import dev.dynamorelay.error.InvalidArgumentException;
 import dev.dynamorelay.model.ValueType;
 
 /**
- * One input object of a mutation (or its arguments), as GraphQL hands it over, read into stored values.
+ * One input object of a mutation (or the field's arguments), as the client gave it: what the write engine
+ * reads its stored values, its item's key and its conditions from. The transport builds it once from the
+ * field's arguments.
  *
- * @param values the input object's fields as given: a field left out is absent, one given null is null
- * @param where how the client names this input (e.g. {@code input}, {@code input[2]}); empty for arguments
+ * @param where how the client names this input (e.g. {@code input}, {@code input[2]}, {@code input.lines[0]});
+ * empty for the field's arguments
+ * @param values the input's fields as given, by name: a field left out is absent, one given null maps to null;
+ * each value as GraphQL coerced it (a {@code String}, a number, a {@code Boolean}, a list of them)
+ * @param children the input objects of each {@code @children} list field given, by the field's name
  */
-record InputValues(Map<String, Object> values, String where) {
+public record InputObject(String where, Map<String, Object> values, Map<String, List<InputObject>> children) {
+
+	public InputObject {
+		// A field given null is told apart from one left out: the copy keeps null values.
+		values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+		children = Map.copyOf(children);
+	}
+
+	/** An input object without children. */
+	public InputObject(String where, Map<String, Object> values) {
+		this(where, values, Map.of());
+	}
 
 	/** Whether the client gave the field at all (null included). */
 	boolean given(String name) {
@@ -99,18 +117,14 @@ record InputValues(Map<String, Object> values, String where) {
 		return Optional.of(token);
 	}
 
-	/** A list field's input objects, each with its place named. */
-	@SuppressWarnings("unchecked")
-	List<InputValues> list(String name) {
-		Object value = get(name);
-		if (!(value instanceof List<?> elements)) {
-			return List.of();
-		}
-		List<InputValues> inputs = new ArrayList<>(elements.size());
-		for (int i = 0; i < elements.size(); i++) {
-			inputs.add(new InputValues((Map<String, Object>) elements.get(i), path(name) + "[" + i + "]"));
-		}
-		return inputs;
+	/** A {@code @children} field's input objects, each with its place named; none when the field is left out. */
+	List<InputObject> children(String name) {
+		return this.children.getOrDefault(name, List.of());
+	}
+
+	/** The items this input writes when created: itself, and each of its children's. */
+	int items() {
+		return 1 + this.children.values().stream().flatMap(List::stream).mapToInt(InputObject::items).sum();
 	}
 
 }

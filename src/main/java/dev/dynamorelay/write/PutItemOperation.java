@@ -1,0 +1,40 @@
+package dev.dynamorelay.write;
+
+import java.util.concurrent.CompletableFuture;
+
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+
+import dev.dynamorelay.budget.ReadStats;
+
+/**
+ * Sends one item's write alone with PutItem (a create's item, never over a stored one: its condition says so),
+ * as the AWS SDK's enhanced client has an operation per DynamoDB call. Answers the item put, or the refusal with
+ * the stored item DynamoDB returns with it ({@code ReturnValuesOnConditionCheckFailure}).
+ */
+final class PutItemOperation {
+
+	private final WriteCalls calls;
+
+	PutItemOperation(WriteCalls calls) {
+		this.calls = calls;
+	}
+
+	CompletableFuture<WriteOutcome> send(ItemWrite.PutItem put, ReadStats stats) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
+		Expressions expressions = put.expressions();
+		return this.calls.alone(stats.budget().calls().call(() -> stats.costs().sent(this.calls.dynamoDb().putItem((request) -> request
+			.tableName(put.table())
+			.item(put.item())
+			.conditionExpression(expressions.condition().orElse(null))
+			.expressionAttributeNames(expressions.names())
+			.expressionAttributeValues(expressions.values())
+			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+			.overrideConfiguration(this.calls.within(stats, attempts))))).thenApply((response) -> {
+				stats.costs().record(0, 0, WriteCalls.units(response.consumedCapacity()));
+				return new WriteOutcome.Written(put.item(), attempts.earlierMayHaveWritten(true));
+			}), put.part(), attempts);
+	}
+
+}
