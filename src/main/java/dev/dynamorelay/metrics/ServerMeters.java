@@ -127,6 +127,14 @@ public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source
 			}
 
 			@Override
+			public void unchanged(double capacityUnits) {
+				// Registered on first use: only a delete can write nothing.
+				counter("dynamorelay.mutation.calls", "Declared mutations run, by outcome", "mutation", mutation, "outcome",
+						"unchanged").increment();
+				capacity.increment(capacityUnits);
+			}
+
+			@Override
 			public void refused(ErrorCode code) {
 				refused.computeIfAbsent(code, (key) -> counter("dynamorelay.mutation.calls",
 						"Declared mutations run, by outcome", "mutation", mutation, "outcome", key.name())).increment();

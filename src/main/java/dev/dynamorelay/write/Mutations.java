@@ -113,7 +113,12 @@ public final class Mutations {
 					// A create writes all it was given, children included; other kinds what they found.
 					int items = (mutation.kind() == DeclaredMutation.Kind.CREATE) ? input.items()
 							: (int) written.stream().filter((each) -> each.item().isPresent()).count();
-					meters.written(items, stats.costs().consumedCapacity() - before);
+					if (items == 0) {
+						meters.unchanged(stats.costs().consumedCapacity() - before); // a delete of nothing wrote nothing
+					}
+					else {
+						meters.written(items, stats.costs().consumedCapacity() - before);
+					}
 				}
 				else if (DynamoDbFailures.unwrap(failure) instanceof ApiException refused) {
 					meters.refused(refused.code());

@@ -4,7 +4,7 @@ import dev.dynamorelay.error.ErrorCode;
 
 /**
  * Where the write engine reports what one declared mutation did: the items it wrote and the capacity that
- * cost, or why a write was refused.
+ * cost, that it wrote nothing (a delete of nothing), or why a write was refused.
  */
 public interface WriteMeters {
 
@@ -13,6 +13,10 @@ public interface WriteMeters {
 
 		@Override
 		public void written(int items, double capacityUnits) {
+		}
+
+		@Override
+		public void unchanged(double capacityUnits) {
 		}
 
 		@Override
@@ -27,6 +31,12 @@ public interface WriteMeters {
 	 * @param capacityUnits the capacity its calls consumed (writes, and the reads they needed)
 	 */
 	void written(int items, double capacityUnits);
+
+	/**
+	 * One mutation that succeeded and wrote nothing: a delete of items that were not there.
+	 * @param capacityUnits the capacity its calls consumed all the same
+	 */
+	void unchanged(double capacityUnits);
 
 	/** One mutation refused: {@code CONFLICT}, {@code NOT_FOUND}, or another client error. */
 	void refused(ErrorCode code);

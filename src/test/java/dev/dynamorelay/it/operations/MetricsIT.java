@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.dynamorelay.it.Fixtures;
 import dev.dynamorelay.it.Http;
 import dev.dynamorelay.it.IntegrationTest;
 
@@ -141,6 +142,28 @@ class MetricsIT extends IntegrationTest {
 		assertThat(after.delta(before, "dynamorelay_mutation_items_written_total", "mutation", mutation)).isEqualTo(1);
 		assertThat(after.delta(before, "dynamorelay_mutation_consumed_capacity_total", "mutation", mutation)).isPositive();
 		assertThat(after.delta(before, "dynamorelay_errors_total", "code", "CONFLICT")).isEqualTo(1);
+	}
+
+	@Test
+	void aDeleteOfNothingIsNotCountedAsWritten() {
+		Http http = new Http(this.port);
+		String userId = this.fixtures.buyer("unmetered");
+		this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_700_000_000_000L, "books", "1")));
+		String id = this.ids.purchase(userId, 1_700_000_000_000L);
+		String delete = "mutation($id: ID!) { deletePurchase(id: $id) }";
+		Scrape before = scrape();
+		assertThat(http.post(null, delete, Map.of("id", id)).at("data", "deletePurchase")).isEqualTo(id);
+		Http.Answer nothing = http.post(null, delete, Map.of("id", id));
+		assertThat(nothing.errors()).isEmpty();
+		assertThat(nothing.at("data", "deletePurchase")).isNull();
+		Scrape after = scrape();
+		String mutation = "Mutation.deletePurchase";
+		assertThat(after.delta(before, "dynamorelay_mutation_calls_total", "mutation", mutation, "outcome", "written"))
+			.as("the delete that found the purchase").isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_calls_total", "mutation", mutation, "outcome", "unchanged"))
+			.as("the delete of nothing").isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_items_written_total", "mutation", mutation)).isEqualTo(1);
+		assertThat(after.delta(before, "dynamorelay_mutation_consumed_capacity_total", "mutation", mutation)).isPositive();
 	}
 
 	@Test
