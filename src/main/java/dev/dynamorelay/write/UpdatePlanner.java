@@ -25,6 +25,9 @@ import dev.dynamorelay.model.Entity;
  * an item that exists, recomposing the index keys the change touches (reading first what it needs and neither
  * gives nor holds in the key, and checking in the same write that it did not change since), with the version
  * raised by one and the conditions on the stored item.
+ *
+ * <p>An update that gives no field to set or clear is refused ({@code INVALID_ARGUMENT}) before anything is read
+ * or written, whether its type has a version or not.
  */
 final class UpdatePlanner {
 
@@ -66,6 +69,11 @@ final class UpdatePlanner {
 			return new Change(changed, cleared);
 		}
 
+		/** Whether the update gives no field to set or clear (an expected version or a condition alone). */
+		boolean none() {
+			return this.changed.isEmpty() && this.cleared.isEmpty();
+		}
+
 	}
 
 	CompletableFuture<Plan> plan(DeclaredMutation mutation, InputObject input, Ownership.Owners owners, ReadStats stats) {
@@ -75,6 +83,12 @@ final class UpdatePlanner {
 		List<ItemWrite> parentChecks = this.parents.underParents(entity, WritePlanner.keyFields(entity, key), key, input,
 				owners, Optional.empty());
 		Change change = Change.of(mutation.input().shape(), input);
+		if (change.none()) {
+			// Refused, versioned or not: a version raised over an item the update leaves as it is tells of a change
+			// that was not made.
+			throw new InvalidArgumentException("`%s` gives no field to update.".formatted(
+					input.where().isEmpty() ? mutation.name() : input.where()));
+		}
 		owners.of(entity).ifPresent((ownership) -> keepOwner(entity, ownership, change, input));
 		Map<String, AttributeValue> known = new LinkedHashMap<>(WritePlanner.keyFields(entity, key));
 		known.putAll(change.changed());
@@ -105,10 +119,6 @@ final class UpdatePlanner {
 		}
 		ItemComposer.recompose(entity, change.changed().keySet(), change.cleared(), values, expressions, input);
 		entity.version().ifPresent((version) -> expressions.increment(version.attribute()));
-		if (expressions.update().isEmpty()) {
-			throw new InvalidArgumentException("`%s` gives no field to update.".formatted(
-					input.where().isEmpty() ? mutation.name() : input.where()));
-		}
 		expressions.exists(entity.table().partitionKey().name(), true);
 		Optional<Long> expected = Conditions.add(mutation, input, owned, expressions);
 		List<ItemWrite> writes = new ArrayList<>();

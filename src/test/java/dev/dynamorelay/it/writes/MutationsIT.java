@@ -17,7 +17,7 @@ import dev.dynamorelay.it.Walker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code createPurchase} and {@code deletePurchase}, and their bad inputs. */
+/** {@code createPurchase}, {@code updatePurchase} and {@code deletePurchase}, and their bad inputs. */
 class MutationsIT extends IntegrationTest {
 
 	private static final String CREATE = """
@@ -108,6 +108,27 @@ class MutationsIT extends IntegrationTest {
 		assertThat((Object) again.field("deletePurchase").getValue()).isNull();
 		Errors.assertCode(execute(DELETE, Map.of("id", this.ids.user(userId))), "INVALID_ARGUMENT");
 		Errors.assertCode(execute(DELETE, Map.of("id", "not an id")), "INVALID_ARGUMENT");
+	}
+
+	@Test
+	void anUpdateThatGivesNoFieldIsRefusedAndKeepsTheVersion() {
+		String userId = this.fixtures.buyer("idle");
+		GraphQlResponse created = execute(CREATE, Map.of("input", input(userId, "2025-05-06T07:08:09.010Z", 2.0)));
+		assertThat(created.getErrors()).isEmpty();
+		String id = created.field("createPurchase.id").getValue();
+		String update = "mutation($input: UpdatePurchaseInput!) { updatePurchase(input: $input) { version } }";
+		GraphQlResponse idle = execute(update, Map.of("input", Map.of("id", id)));
+		Errors.assertCode(idle, "INVALID_ARGUMENT");
+		assertThat(idle.getErrors().get(0).getMessage()).isEqualTo("`input` gives no field to update.");
+		Errors.assertCode(execute(update, Map.of("input", Map.of("id", id, "expectedVersion", 1))), "INVALID_ARGUMENT");
+		Map<String, AttributeValue> stored = this.dynamoDb.getItem((get) -> get.tableName(this.tables.purchases())
+			.key(Map.of("userId", AttributeValue.fromS(userId), "purchasedAt",
+					AttributeValue.fromN(Long.toString(Instant.parse("2025-05-06T07:08:09.010Z").toEpochMilli())))))
+			.item();
+		assertThat(stored.get("version").n()).as("nothing was written").isEqualTo("1");
+		GraphQlResponse changed = execute(update, Map.of("input", Map.of("id", id, "amount", 3.0)));
+		assertThat(changed.getErrors()).isEmpty();
+		assertThat((Integer) changed.field("updatePurchase.version").getValue()).isEqualTo(2);
 	}
 
 	private static Map<String, Object> input(String userId, String purchasedAt, double amount) {
