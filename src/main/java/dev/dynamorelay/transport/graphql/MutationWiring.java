@@ -92,7 +92,7 @@ class MutationWiring implements RuntimeWiringConfigurer {
 	 * graphql-java reads a record: the item ({@code item}), the deleted id ({@code id}), the client's mutation id
 	 * ({@code clientMutationId}); an edge field places the item in its connection.
 	 */
-	private static TypeRuntimeWiring.Builder payload(Answer.Payload payload) {
+	static TypeRuntimeWiring.Builder payload(Answer.Payload payload) {
 		TypeRuntimeWiring.Builder type = TypeRuntimeWiring.newTypeWiring(payload.typeName());
 		payload.node().ifPresent((field) -> type.dataFetcher(field, PropertyDataFetcher.fetching("item")));
 		payload.deletedId().ifPresent((field) -> type.dataFetcher(field, PropertyDataFetcher.fetching("id")));
