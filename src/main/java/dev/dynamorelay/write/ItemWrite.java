@@ -1,7 +1,6 @@
 package dev.dynamorelay.write;
 
 import java.util.Map;
-import java.util.Optional;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
@@ -110,15 +109,6 @@ sealed interface ItemWrite {
 			return TransactWriteItem.builder().conditionCheck(check.build()).build();
 		}
 
-	}
-
-	/** The key of a whole item: its table key attributes. */
-	static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, Iterable<String> keyAttributes) {
-		Map<String, AttributeValue> key = new java.util.HashMap<>();
-		for (String attribute : keyAttributes) {
-			Optional.ofNullable(item.get(attribute)).ifPresent((value) -> key.put(attribute, value));
-		}
-		return key;
 	}
 
 }
