@@ -25,7 +25,8 @@ final class DeleteItemOperation {
 	CompletableFuture<WriteOutcome> send(ItemWrite.DeleteItem delete, ReadStats stats) {
 		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = delete.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs().sent(this.calls.dynamoDb().deleteItem((request) -> request
+		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
+			.sent(this.calls.dynamoDb().deleteItem((request) -> request
 			.tableName(delete.table())
 			.key(delete.key())
 			.conditionExpression(expressions.condition().orElse(null))

@@ -23,7 +23,8 @@ final class PutItemOperation {
 	CompletableFuture<WriteOutcome> send(ItemWrite.PutItem put, ReadStats stats) {
 		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = put.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs().sent(this.calls.dynamoDb().putItem((request) -> request
+		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
+			.sent(this.calls.dynamoDb().putItem((request) -> request
 			.tableName(put.table())
 			.item(put.item())
 			.conditionExpression(expressions.condition().orElse(null))

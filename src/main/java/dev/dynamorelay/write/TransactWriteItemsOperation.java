@@ -45,7 +45,8 @@ final class TransactWriteItemsOperation {
 	CompletableFuture<WriteOutcome> send(List<ItemWrite> writes, Optional<String> token, ReadStats stats) {
 		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		String clientRequestToken = token.orElseGet(() -> UUID.randomUUID().toString());
-		return stats.budget().calls().call(() -> stats.costs().sent(this.calls.dynamoDb().transactWriteItems((request) -> request
+		return stats.budget().calls().call(() -> stats.costs()
+			.sent(this.calls.dynamoDb().transactWriteItems((request) -> request
 			.transactItems(writes.stream().map(ItemWrite::transactionItem).toList())
 			.clientRequestToken(clientRequestToken)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)

@@ -25,7 +25,8 @@ final class UpdateItemOperation {
 	CompletableFuture<WriteOutcome> send(ItemWrite.UpdateItem update, ReadStats stats) {
 		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = update.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs().sent(this.calls.dynamoDb().updateItem((request) -> request
+		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
+			.sent(this.calls.dynamoDb().updateItem((request) -> request
 			.tableName(update.table())
 			.key(update.key())
 			.updateExpression(expressions.update().orElseThrow())
