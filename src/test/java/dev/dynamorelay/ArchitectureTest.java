@@ -7,6 +7,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -97,6 +99,18 @@ class ArchitectureTest {
 			.dependOnClassesThat(JavaClass.Predicates.simpleNameEndingWith("Properties")
 				.and(JavaClass.Predicates.resideInAnyPackage("dev.dynamorelay.live..", "dev.dynamorelay.dynamodb..",
 						"dev.dynamorelay.pagination..", "dev.dynamorelay.budget..", "dev.dynamorelay.write..")))
+			.check(MAIN);
+	}
+
+	/** The engines' settings belong to the engines; GraphQL reads them through the engines' own types. */
+	@Test
+	void graphQlImportsNoEngineSettings() {
+		noClasses().that()
+			.resideInAPackage("dev.dynamorelay.transport.graphql..")
+			.should()
+			.dependOnClassesThat(resideInAnyPackage("dev.dynamorelay.pagination..", "dev.dynamorelay.write..",
+					"dev.dynamorelay.live..", "dev.dynamorelay.budget..", "dev.dynamorelay.dynamodb..")
+				.and(simpleNameEndingWith("Properties")))
 			.check(MAIN);
 	}
 
