@@ -1,6 +1,5 @@
 package dev.dynamorelay.it.guards;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +12,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -34,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AsyncTimeoutIT extends ProxiedIntegrationTest {
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(AsyncTimeoutIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -49,16 +47,6 @@ class AsyncTimeoutIT extends ProxiedIntegrationTest {
 		DYNAMODB.serveSample(registry, "async-secret");
 		registry.add("dynamo-relay.dynamodb.timeout", TIMEOUT::toString);
 		registry.add("spring.mvc.async.request-timeout", ASYNC_TIMEOUT::toString);
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@Test

@@ -1,11 +1,9 @@
 package dev.dynamorelay.it.guards;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -33,7 +31,7 @@ class ConcurrencyCapIT extends ProxiedIntegrationTest {
 
 	private static final int CAP = 3;
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(ConcurrencyCapIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -43,16 +41,6 @@ class ConcurrencyCapIT extends ProxiedIntegrationTest {
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
 		DYNAMODB.serveSample(registry, "cap-secret");
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> Integer.toString(CAP));
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@Test
@@ -101,7 +89,6 @@ class ConcurrencyCapIT extends ProxiedIntegrationTest {
 				elapsed.toMillis());
 		assertThat(elapsed).isLessThan(Duration.ofSeconds(5));
 	}
-
 
 	/** The calls held by the frozen proxy once {@code expected} have arrived, or after a second. */
 	private static int awaitHeld(int expected) throws InterruptedException {

@@ -1,6 +1,5 @@
 package dev.dynamorelay.it.guards;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -40,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DynamoDbFaultsIT extends ProxiedIntegrationTest {
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(DynamoDbFaultsIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -67,16 +65,6 @@ class DynamoDbFaultsIT extends ProxiedIntegrationTest {
 	static void dynamoDbBehindTheProxy(DynamicPropertyRegistry registry) {
 		DYNAMODB.serveSample(registry, "faults-secret");
 		registry.add("dynamo-relay.extensions.enabled", () -> "false");
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@Test

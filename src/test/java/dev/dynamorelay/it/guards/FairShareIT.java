@@ -1,6 +1,5 @@
 package dev.dynamorelay.it.guards;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,7 +7,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.graphql.GraphQlResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -31,7 +29,7 @@ class FairShareIT extends ProxiedIntegrationTest {
 
 	private static final int HEAVY_AFTER = 2;
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(FairShareIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -48,16 +46,6 @@ class FairShareIT extends ProxiedIntegrationTest {
 		registry.add("dynamo-relay.dynamodb.fair-share.max-in-flight", () -> "20");
 		registry.add("dynamo-relay.dynamodb.fair-share.heavy-after", () -> Integer.toString(HEAVY_AFTER));
 		registry.add("dynamo-relay.dynamodb.fair-share.max-heavy-in-flight", () -> "1");
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@Test
@@ -86,7 +74,6 @@ class FairShareIT extends ProxiedIntegrationTest {
 		assertThat(served.getErrors()).isEmpty();
 		assertThat(served.field("purchasesByCategory.edges").<List<?>>getValue()).hasSize(3);
 	}
-
 
 	/**
 	 * The calls held by the frozen proxy once {@code expected} have arrived (or after a second), and 300 ms

@@ -21,7 +21,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -50,7 +49,7 @@ class QueuedCallsDeadlineIT extends ProxiedIntegrationTest {
 	/** Generous, so that a loaded machine does not fail the bound. */
 	private static final Duration MARGIN = Duration.ofMillis(1500);
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(QueuedCallsDeadlineIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -73,16 +72,6 @@ class QueuedCallsDeadlineIT extends ProxiedIntegrationTest {
 		registry.add("dynamo-relay.dynamodb.timeout", TIMEOUT::toString);
 		registry.add("dynamo-relay.dynamodb.max-concurrency-per-request", () -> "2");
 		registry.add("dynamo-relay.dynamodb.fair-share.max-in-flight", () -> "2");
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@Test

@@ -21,7 +21,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.graphql.GraphQlResponse;
@@ -62,7 +61,7 @@ class MultiCallRequestsIT extends ProxiedIntegrationTest {
 
 	private static final int CONNECTIONS = 16;
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(MultiCallRequestsIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -82,16 +81,6 @@ class MultiCallRequestsIT extends ProxiedIntegrationTest {
 		registry.add("dynamo-relay.dynamodb.fair-share.max-in-flight", () -> "2");
 		// One heavy place, as a DynamoDB on a 2-core machine gets, on any machine.
 		registry.add("dynamo-relay.dynamodb.fair-share.max-heavy-in-flight", () -> "1");
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	/** The four requests of the finding, each with what its whole answer holds. */

@@ -1,7 +1,6 @@
 package dev.dynamorelay.it.start;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.graphql.GraphQlResponse;
@@ -38,7 +36,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class SlowStartupIT extends ProxiedIntegrationTest {
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(SlowStartupIT.class);
 
 	/** How long DynamoDB stays frozen once the sample data has begun to arrive. */
 	private static final Duration FROZEN = Duration.ofSeconds(8);
@@ -60,16 +58,6 @@ class SlowStartupIT extends ProxiedIntegrationTest {
 		DYNAMODB.serveSample(registry, "slow-startup-secret");
 		registry.add("dynamo-relay.dynamodb.timeout", () -> "2s");
 		registry.add("dynamo-relay.dynamodb.startup.call-timeout", () -> "3s");
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	/** Watches DynamoDB itself; as soon as the first sample item is there, freezes the proxy for a while. */

@@ -1,10 +1,8 @@
 package dev.dynamorelay.it.writes;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"dynamo-relay.cursor.secret=store-retries-secret", "dynamo-relay.dynamodb.timeout=20s" })
 class StoreWriteRetriesIT extends ProxiedIntegrationTest {
 
-	private static final ProxiedDynamoDb DYNAMODB = ProxiedDynamoDb.start();
+	private static final ProxiedDynamoDb DYNAMODB = proxiedDynamoDb(StoreWriteRetriesIT.class);
 
 	private static final FreezableProxy PROXY = DYNAMODB.proxy();
 
@@ -61,16 +59,6 @@ class StoreWriteRetriesIT extends ProxiedIntegrationTest {
 		// A fresh engine: its tables are the server's to create (by default only the embedded engine's are).
 		registry.add("dynamo-relay.tables.create", () -> "true");
 		registry.add("dynamo-relay.dynamodb.streams-endpoint", DYNAMODB::endpoint);
-	}
-
-	@Override
-	protected ProxiedDynamoDb proxied() {
-		return DYNAMODB;
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		DYNAMODB.close();
 	}
 
 	@BeforeEach
