@@ -5,6 +5,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
+import graphql.introspection.Introspection;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 
@@ -20,6 +22,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestPropertySource(properties = { "dynamo-relay.schema.locations=classpath:pages/",
 		"dynamo-relay.tables.prefix=PagesClosed_", "spring.graphql.schema.introspection.enabled=false" })
 class WebPagesIntrospectionClosedIT extends IntegrationTest {
+
+	/**
+	 * Spring Boot closes introspection for the whole JVM (graphql-java's {@code Introspection.enabledJvmWide(false)})
+	 * and never opens it again: the servers of the test classes that run after this one in the same JVM serve it.
+	 */
+	@AfterAll
+	static void openIntrospectionAgain() {
+		Introspection.enabledJvmWide(true);
+	}
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
