@@ -3,6 +3,7 @@ package dev.dynamorelay.write;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -23,10 +24,9 @@ final class DeleteItemOperation {
 	}
 
 	CompletableFuture<WriteOutcome> send(ItemWrite.DeleteItem delete, ReadStats stats) {
-		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = delete.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
-			.sent(this.calls.dynamoDb().deleteItem((request) -> request
+		return this.calls.sendAlone(stats,
+				delete.part(), (within) -> this.calls.dynamoDb().deleteItem((request) -> request
 			.tableName(delete.table())
 			.key(delete.key())
 			.conditionExpression(expressions.condition().orElse(null))
@@ -35,11 +35,8 @@ final class DeleteItemOperation {
 			.returnValues(ReturnValue.ALL_OLD)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(this.calls.within(stats, attempts))))).thenApply((response) -> {
-				stats.costs().record(0, 0, WriteCalls.units(response.consumedCapacity()));
-				return new WriteOutcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
-						attempts.earlierMayHaveWritten(true));
-			}), delete.part(), attempts);
+			.overrideConfiguration(within)), DeleteItemResponse::consumedCapacity,
+				(response) -> response.hasAttributes() ? response.attributes() : Map.of());
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.dynamorelay.write;
 
 import java.util.concurrent.CompletableFuture;
 
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
@@ -21,10 +22,9 @@ final class PutItemOperation {
 	}
 
 	CompletableFuture<WriteOutcome> send(ItemWrite.PutItem put, ReadStats stats) {
-		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = put.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
-			.sent(this.calls.dynamoDb().putItem((request) -> request
+		return this.calls.sendAlone(stats,
+				put.part(), (within) -> this.calls.dynamoDb().putItem((request) -> request
 			.tableName(put.table())
 			.item(put.item())
 			.conditionExpression(expressions.condition().orElse(null))
@@ -32,10 +32,8 @@ final class PutItemOperation {
 			.expressionAttributeValues(expressions.values())
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(this.calls.within(stats, attempts))))).thenApply((response) -> {
-				stats.costs().record(0, 0, WriteCalls.units(response.consumedCapacity()));
-				return new WriteOutcome.Written(put.item(), attempts.earlierMayHaveWritten(true));
-			}), put.part(), attempts);
+			.overrideConfiguration(within)), PutItemResponse::consumedCapacity,
+				(response) -> put.item());
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 import dev.dynamorelay.budget.ReadStats;
 
@@ -23,10 +24,9 @@ final class UpdateItemOperation {
 	}
 
 	CompletableFuture<WriteOutcome> send(ItemWrite.UpdateItem update, ReadStats stats) {
-		WriteAttempts.Call attempts = new WriteAttempts.Call();
 		Expressions expressions = update.expressions();
-		return this.calls.alone(stats.budget().calls().call(() -> stats.costs()
-			.sent(this.calls.dynamoDb().updateItem((request) -> request
+		return this.calls.sendAlone(stats,
+				update.part(), (within) -> this.calls.dynamoDb().updateItem((request) -> request
 			.tableName(update.table())
 			.key(update.key())
 			.updateExpression(expressions.update().orElseThrow())
@@ -36,11 +36,8 @@ final class UpdateItemOperation {
 			.returnValues(ReturnValue.ALL_NEW)
 			.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
 			.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-			.overrideConfiguration(this.calls.within(stats, attempts))))).thenApply((response) -> {
-				stats.costs().record(0, 0, WriteCalls.units(response.consumedCapacity()));
-				return new WriteOutcome.Written(response.hasAttributes() ? response.attributes() : Map.of(),
-						attempts.earlierMayHaveWritten(true));
-			}), update.part(), attempts);
+			.overrideConfiguration(within)), UpdateItemResponse::consumedCapacity,
+				(response) -> response.hasAttributes() ? response.attributes() : Map.of());
 	}
 
 }

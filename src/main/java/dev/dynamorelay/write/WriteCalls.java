@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -74,6 +75,21 @@ final class WriteCalls implements WritePlanner.ItemReader {
 	/** The call's timeout, and the attempts it counts. */
 	AwsRequestOverrideConfiguration within(ReadStats stats, WriteAttempts.Call attempts) {
 		return within(stats).toBuilder().putExecutionAttribute(WriteAttempts.ATTRIBUTE, attempts).build();
+	}
+
+	/**
+	 * One item's write sent alone: a place among the request's calls, its cost counted and its capacity recorded,
+	 * the answer's image as the item written ({@code image}), a refusal told by {@link #alone}.
+	 */
+	<R> CompletableFuture<WriteOutcome> sendAlone(ReadStats stats, String part,
+			Function<AwsRequestOverrideConfiguration, CompletableFuture<R>> call, Function<R, ConsumedCapacity> capacity,
+			Function<R, Map<String, AttributeValue>> image) {
+		WriteAttempts.Call attempts = new WriteAttempts.Call();
+		return alone(stats.budget().calls().call(() -> stats.costs().sent(call.apply(within(stats, attempts))))
+			.thenApply((response) -> {
+				stats.costs().record(0, 0, units(capacity.apply(response)));
+				return new WriteOutcome.Written(image.apply(response), attempts.earlierMayHaveWritten(true));
+			}), part, attempts);
 	}
 
 	/**
