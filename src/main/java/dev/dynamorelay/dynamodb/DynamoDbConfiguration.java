@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -35,6 +36,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 
 import dev.dynamorelay.budget.FairShare;
 
@@ -187,6 +190,38 @@ public class DynamoDbConfiguration {
 				.apiCallTimeout(properties.timeout())
 				.apiCallAttemptTimeout(properties.timeout().dividedBy(3)));
 		return at(builder, endpoint, properties).build();
+	}
+
+	/**
+	 * The clients of the Kinesis Client Library, for live connections across instances (made only there): its own
+	 * DynamoDB client for the lease tables (KCL blocks on its futures, which the requests' client completes on its
+	 * event loop; and its calls are no request's), and the synchronous client of DynamoDB Streams its DynamoDB
+	 * Streams adapter reads through; aimed as the requests' clients are, over Netty and the JDK's HTTP connection.
+	 */
+	@Bean(destroyMethod = "close")
+	@Lazy
+	FleetClients fleetClients(DynamoDbProperties properties, ObjectProvider<EmbeddedDynamoDb> embedded, NettyLoops loops) {
+		URI endpoint = properties.aws() ? null : properties.url().orElseGet(() -> embedded.getObject().endpoint());
+		URI streamsEndpoint = properties.streamsUrl().orElse(endpoint);
+		// KCL bounds its own calls (a minute by default); the attempts are bounded as the requests' are.
+		Duration timeout = properties.timeout().multipliedBy(3);
+		var dynamoDb = DynamoDbAsyncClient.builder()
+			.httpClientBuilder(NettyNioAsyncHttpClient.builder()
+				.eventLoopGroup(loops.sdk())
+				.connectionTimeout(CONNECT_TIMEOUT)
+				.maxConcurrency(64))
+			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
+				.apiCallTimeout(timeout)
+				.apiCallAttemptTimeout(properties.timeout()));
+		var streams = DynamoDbStreamsClient.builder()
+			.httpClientBuilder(UrlConnectionHttpClient.builder()
+				.connectionTimeout(CONNECT_TIMEOUT)
+				.socketTimeout(properties.timeout()))
+			.overrideConfiguration((client) -> client.retryStrategy(RetryMode.STANDARD)
+				.apiCallTimeout(timeout)
+				.apiCallAttemptTimeout(properties.timeout()));
+		return new FleetClients(at(dynamoDb, endpoint, properties).build(),
+				at(streams, streamsEndpoint, properties).build());
 	}
 
 	/**

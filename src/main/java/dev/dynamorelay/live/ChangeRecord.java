@@ -19,12 +19,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public record ChangeRecord(String shardId, BigInteger sequenceNumber, Optional<Map<String, AttributeValue>> oldImage,
 		Optional<Map<String, AttributeValue>> newImage, Instant written) {
 
-	/** A record of shard {@code shardId} as the stream's reader read it. */
+	/**
+	 * A record of shard {@code shardId} as the stream's reader read it, or as the fleet's broker carried it (whose
+	 * JSON reads an absent image as an empty one: an item's image is never empty, it holds at least its key).
+	 */
 	static ChangeRecord of(String shardId, software.amazon.awssdk.services.dynamodb.model.Record record) {
 		var change = record.dynamodb();
 		return new ChangeRecord(shardId, new BigInteger(change.sequenceNumber()),
-				change.hasOldImage() ? Optional.of(change.oldImage()) : Optional.empty(),
-				change.hasNewImage() ? Optional.of(change.newImage()) : Optional.empty(),
+				(change.hasOldImage() && !change.oldImage().isEmpty()) ? Optional.of(change.oldImage()) : Optional.empty(),
+				(change.hasNewImage() && !change.newImage().isEmpty()) ? Optional.of(change.newImage()) : Optional.empty(),
 				(change.approximateCreationDateTime() != null) ? change.approximateCreationDateTime() : Instant.now());
 	}
 

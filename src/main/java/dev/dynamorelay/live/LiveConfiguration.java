@@ -18,6 +18,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 import dev.dynamorelay.budget.FairShare;
+import dev.dynamorelay.declaration.TablesProperties;
+import dev.dynamorelay.dynamodb.DynamoDbProperties;
+import dev.dynamorelay.dynamodb.FleetClients;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
 import dev.dynamorelay.pagination.Paginator;
 
@@ -27,7 +30,7 @@ import dev.dynamorelay.pagination.Paginator;
  * transports (GraphQL over WebSocket and Server-Sent Events) subscribe through {@link LiveConnections}.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(LiveProperties.class)
+@EnableConfigurationProperties({ LiveProperties.class, FleetProperties.class })
 class LiveConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveConfiguration.class);
@@ -35,8 +38,9 @@ class LiveConfiguration {
 	@Bean(destroyMethod = "close")
 	LiveConnections liveConnections(DeclaredTables tables, DynamoDbStreamsAsyncClient streams,
 			DynamoDbAsyncClient dynamoDb, Paginator paginator, LiveProperties properties, FairShare fairShare,
-			ObjectProvider<LiveMeters> meters, ObjectProvider<MeterRegistry> registry)
-			throws Exception {
+			ObjectProvider<LiveMeters> meters, ObjectProvider<MeterRegistry> registry, FleetProperties fleet,
+			TablesProperties tablesProperties, DynamoDbProperties dynamoDbProperties,
+			ObjectProvider<FleetClients> fleetClients) throws Exception {
 		List<String> read = tables.declarations()
 			.subscriptions()
 			.stream()
@@ -48,8 +52,15 @@ class LiveConfiguration {
 					+ "read, and subscriptions are refused UNAVAILABLE", read);
 		}
 		LiveMemory memory = properties.memory();
-		LiveConnections live = new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(),
-				meters.getIfAvailable(() -> LiveMeters.NONE), memory, fairShare);
+		LiveMeters liveMeters = meters.getIfAvailable(() -> LiveMeters.NONE);
+		LiveConnections live = (properties.broker() == LiveProperties.Broker.REDIS && properties.enabled()
+				&& !read.isEmpty())
+						? FleetSetup.connections(tables, read, fleetClients.getObject(), paginator, properties,
+								fleet, tablesProperties.create(dynamoDbProperties.embedded()),
+								dynamoDbProperties.aws() ? "" : " --endpoint-url " + endpoint(dynamoDbProperties),
+								fairShare, liveMeters, memory, registry.getIfAvailable())
+						: new LiveConnections(streams, dynamoDb, read, paginator, properties.settings(), liveMeters,
+								memory, fairShare);
 		registry.ifAvailable((meterRegistry) -> Gauge
 			.builder("dynamorelay.live.pending", memory, LiveMemory::held)
 			.description("Bytes of changes waiting to be sent to subscribers: in their buffers, and handed to the "
@@ -64,6 +75,17 @@ class LiveConfiguration {
 			.baseUnit("seconds")
 			.register(meterRegistry));
 		return live;
+	}
+
+	/** The endpoint an {@code aws} command names for these tables (the embedded engine's is known once it runs). */
+	private static String endpoint(DynamoDbProperties properties) {
+		return properties.url().map(Object::toString).orElse("http://localhost:8000");
+	}
+
+	/** Live connections in readiness ({@code live}): in a fleet, DOWN while Redis is unreachable. */
+	@Bean
+	LiveHealthIndicator liveHealthIndicator(LiveConnections live) {
+		return new LiveHealthIndicator(live);
 	}
 
 	/**

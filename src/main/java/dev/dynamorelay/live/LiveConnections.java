@@ -42,18 +42,50 @@ public final class LiveConnections implements AutoCloseable {
 
 	private final ScheduledExecutorService timer;
 
-	/** Each table's reading, by table as DynamoDB knows it. */
-	private final Map<String, TableStream> streams = new ConcurrentHashMap<>();
+	/** Where each table's changes come from, by table as DynamoDB knows it. */
+	private final Map<String, TableFeed> feeds = new ConcurrentHashMap<>();
+
+	/** In a fleet: the broker and this instance's part in reading the streams; null for one instance alone. */
+	private final Fleet fleet;
 
 	/** Who is subscribed to which table and partition. */
 	private final Subscriptions subscriptions;
 
+	/** One instance alone: the process reads each table's stream itself. */
 	public LiveConnections(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, List<String> tables,
 			Paginator paginator, LiveSettings settings, LiveMeters meters, LiveMemory memory, FairShare fairShare) {
+		this(tables, paginator, settings, meters, memory, fairShare, null, (table, subscribers, shared) -> {
+			StreamReader reader = new StreamReader(streams, dynamoDb, table, shared.timer(), settings,
+					subscribers::wanted, meters, subscribers);
+			return new TableFeed.Own(reader, new Replays(reader, shared.replayCalls(), shared.pace(), shared.timer(), meters));
+		});
+	}
+
+	/** What the feeds of a process share: its timer, and the resumes' bounds. */
+	record Shared(ScheduledExecutorService timer, CallLimiter replayCalls, ReplayPace pace) {
+	}
+
+	/** Makes a table's feed. */
+	interface Feeds {
+
+		TableFeed feed(String table, TableSubscribers subscribers, Shared shared);
+
+	}
+
+	/**
+	 * The fleet's parts this process holds: the broker (whose loss ends the subscriptions), and this instance's
+	 * part in reading the streams (null where it reads none).
+	 */
+	record Fleet(RedisBroker broker, ShardLeases leases) {
+	}
+
+	LiveConnections(List<String> tables, Paginator paginator, LiveSettings settings, LiveMeters meters,
+			LiveMemory memory, FairShare fairShare, Fleet fleet, Feeds feeds) {
 		this.memory = memory;
 		this.paginator = paginator;
 		this.settings = settings;
 		this.meters = meters;
+		this.fleet = fleet;
 		AtomicInteger threads = new AtomicInteger();
 		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(2, (task) -> {
 			Thread thread = new Thread(task, "stream-reader-" + threads.incrementAndGet());
@@ -63,25 +95,29 @@ public final class LiveConnections implements AutoCloseable {
 		timer.setRemoveOnCancelPolicy(true);
 		this.timer = timer;
 		// Every resume's reads, of every table: at most so many at once, and one request's share among requests'.
-		CallLimiter replayCalls = new CallLimiter(settings.maxReplayReads(), fairShare);
-		ReplayPace replayPace = new ReplayPace(settings.replayRate());
+		Shared shared = new Shared(this.timer, new CallLimiter(settings.maxReplayReads(), fairShare),
+				new ReplayPace(settings.replayRate()));
 		// Switched off, the process reads no stream (and so is none of a shard's two readers).
 		List<String> read = settings.enabled() ? tables : List.of();
 		this.subscriptions = new Subscriptions(read, settings.maxSubscriptions(), settings.maxSubscriptionsPerCaller());
 		for (String table : read) {
-			TableSubscribers subscribers = this.subscriptions.of(table);
-			StreamReader reader = new StreamReader(streams, dynamoDb, table, this.timer, settings, subscribers::wanted,
-					meters, subscribers);
-			this.streams.put(table, new TableStream(reader, new Replays(reader, replayCalls, replayPace, this.timer, meters)));
+			this.feeds.put(table, feeds.feed(table, this.subscriptions.of(table), shared));
+		}
+		if (fleet != null) {
+			fleet.broker().onLost(this::brokerLost);
 		}
 	}
 
 	/** Starts every table's reader at its stream's newest records; completes once each has its place. */
 	public CompletableFuture<Void> start() {
-		return CompletableFuture.allOf(this.streams.values()
+		CompletableFuture<Void> started = CompletableFuture.allOf(this.feeds.values()
 			.stream()
-			.map((stream) -> stream.reader().start())
+			.map(TableFeed::start)
 			.toArray(CompletableFuture[]::new));
+		if (this.fleet != null && this.fleet.leases() != null) {
+			this.fleet.leases().start();
+		}
+		return started;
 	}
 
 	/**
@@ -100,21 +136,25 @@ public final class LiveConnections implements AutoCloseable {
 			// After endSubscriptions, nothing would end it: the graceful shutdown would wait for it to its timeout.
 			throw new BusyException("The server is stopping: subscribe at another instance, or here once it is back.");
 		}
+		if (this.fleet != null && !this.fleet.broker().connected()) {
+			throw new BusyException("The change broker (Redis) is unreachable: subscribe again once it is back.");
+		}
 		String name = query.definition().table();
-		TableStream stream = this.streams.get(name);
+		TableFeed feed = this.feeds.get(name);
 		TableSubscribers subscribers = this.subscriptions.of(name);
-		if (stream == null || subscribers == null) {
+		if (feed == null || subscribers == null) {
 			throw new IllegalStateException("no live reader of table " + name);
 		}
 		this.subscriptions.reserve(caller);
 		return Flux.<Change>create((sink) -> {
-			// Where the live reader stands before the subscriber is added: each change it gets lies behind.
+			// Where the feed stands before the subscriber is added: each change it gets lies behind.
 			LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer(),
-					outlet, stream.reader().positions(), after);
+					outlet, feed.positions(), after);
 			subscriber.attach(sink);
 			sink.onCancel(() -> subscriber.detach(true));
 			sink.onDispose(() -> {
 				subscribers.remove(subscriber);
+				feed.unwatch(query);
 				subscriber.detach(false);
 				this.subscriptions.release(caller);
 				this.meters.subscribers(query.field(), -1);
@@ -122,11 +162,18 @@ public final class LiveConnections implements AutoCloseable {
 			this.meters.subscribers(query.field(), +1);
 			subscriber.hold(after.isPresent());
 			subscribers.add(subscriber);
-			after.ifPresent((position) -> {
-				this.meters.resumed(query.field());
-				stream.replays().resume(subscriber, position, stream.reader().positions());
+			feed.watch(query).whenComplete((watched, failure) -> {
+				if (failure != null) {
+					subscriber.fail(new BusyException("The change broker (Redis) did not take the subscription: "
+							+ "subscribe again in a moment."));
+					return;
+				}
+				after.ifPresent((position) -> {
+					this.meters.resumed(query.field());
+					feed.resume(subscriber, position);
+				});
+				outlet.connection().subscribed(outlet.id());
 			});
-			outlet.connection().subscribed(outlet.id());
 		});
 	}
 
@@ -137,7 +184,7 @@ public final class LiveConnections implements AutoCloseable {
 
 	/** The tables whose streams are read, as DynamoDB knows them. */
 	public Set<String> tablesRead() {
-		return Set.copyOf(this.streams.keySet());
+		return Set.copyOf(this.feeds.keySet());
 	}
 
 	/** The subscriptions held now. */
@@ -147,9 +194,9 @@ public final class LiveConnections implements AutoCloseable {
 
 	/** How far the reading of the tables' streams is behind their newest records: the most of any table. */
 	public java.time.Duration lag() {
-		return this.streams.values()
+		return this.feeds.values()
 			.stream()
-			.map((stream) -> stream.reader().lag())
+			.map(TableFeed::lag)
 			.max(java.time.Duration::compareTo)
 			.orElse(java.time.Duration.ZERO);
 	}
@@ -179,14 +226,45 @@ public final class LiveConnections implements AutoCloseable {
 		return ended.get();
 	}
 
-	@Override
-	public void close() {
-		this.streams.values().forEach((stream) -> stream.reader().stop());
-		this.timer.shutdownNow();
+	/** The broker is unreachable: every subscription ends UNAVAILABLE, each told where to resume. */
+	private void brokerLost() {
+		this.subscriptions.forEach(LiveSubscriber::brokerLost);
 	}
 
-	/** A table's stream: its live reading, and its resumes' readings again. */
-	private record TableStream(StreamReader reader, Replays replays) {
+	/** Whether this process serves subscriptions now: in a fleet, while the broker is reachable. */
+	public boolean brokerReachable() {
+		return this.fleet == null || this.fleet.broker().connected();
+	}
+
+	/** In a fleet: the shards this instance reads now, and how far behind; empty for one instance alone. */
+	public java.util.Optional<Leases> leases() {
+		if (this.fleet == null || this.fleet.leases() == null) {
+			return java.util.Optional.empty();
+		}
+		return java.util.Optional.of(new Leases(this.fleet.leases().leasesHeld(), this.fleet.leases().lag(),
+				this.fleet.broker().watching()));
+	}
+
+	/**
+	 * This instance's part in a fleet.
+	 *
+	 * @param held the shard leases it holds
+	 * @param lag how far the shards it reads are behind their streams' newest records
+	 * @param channels the broker's channels it is subscribed to (the partitions its subscribers read)
+	 */
+	public record Leases(int held, java.time.Duration lag, int channels) {
+	}
+
+	@Override
+	public void close() {
+		if (this.fleet != null && this.fleet.leases() != null) {
+			this.fleet.leases().close();
+		}
+		this.feeds.values().forEach(TableFeed::stop);
+		if (this.fleet != null) {
+			this.fleet.broker().close();
+		}
+		this.timer.shutdownNow();
 	}
 
 }

@@ -39,6 +39,10 @@ import org.springframework.util.unit.DataSize;
  * @param enabled whether this process serves the schema's live connections: false reads no stream and refuses
  * every subscription with UNAVAILABLE, for the instances of a deployment that leave subscriptions to others
  * (DynamoDB Streams serves two readers of a shard); queries and mutations are served either way
+ * @param broker {@code none}: this process reads each table's stream itself, for its own subscribers (one instance,
+ * or two: DynamoDB Streams serves two readers of a shard); {@code redis}: the instances of a deployment share the
+ * streams' shards through the Kinesis Client Library, each shard read by one of them, and spread the changes through
+ * Redis ({@code dynamo-relay.live.fleet.*}), for any number of instances
  */
 @ConfigurationProperties("dynamo-relay.live")
 public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @DefaultValue("500ms") Duration idlePollInterval,
@@ -46,7 +50,18 @@ public record LiveProperties(@DefaultValue("50ms") Duration pollInterval, @Defau
 		@DefaultValue("256") int buffer, @DefaultValue("4MB") DataSize maxPendingBytesPerSubscription,
 		@DefaultValue("16MB") DataSize maxPendingBytesPerConnection, DataSize maxPendingBytes,
 		@DefaultValue("2") int maxReplayReads, @DefaultValue("2000") int replayRate,
-		@DefaultValue("true") boolean enabled) {
+		@DefaultValue("true") boolean enabled, @DefaultValue("none") Broker broker) {
+
+	/** Where a process's live changes come from. */
+	public enum Broker {
+
+		/** Its own reading of each table's stream. */
+		NONE,
+
+		/** A fleet's: shard leases among the instances, changes through Redis. */
+		REDIS
+
+	}
 
 	public LiveProperties {
 		if (maxSubscriptions < 1 || maxSubscriptionsPerCaller < 1 || buffer < 1 || maxReplayReads < 1

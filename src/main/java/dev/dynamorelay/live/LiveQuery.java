@@ -28,6 +28,15 @@ public record LiveQuery(String field, ConnectionDefinition<Item> definition, Con
 		return this.definition.partitionKey().map(KeyAttribute::name);
 	}
 
+	/** The partition its reads are in, for a Query; empty for a Scan, which reads the whole table. */
+	Optional<PartitionKey> partitionKey() {
+		return partitionAttribute().map((attribute) -> {
+			AttributeValue value = this.query.partition().orElseThrow();
+			return PartitionKey.of(attribute, value)
+				.orElseThrow(() -> new IllegalArgumentException("a partition is a string, a number or binary, got " + value));
+		});
+	}
+
 	/**
 	 * The change a record is for this subscription, judged on its old and new images: the item entered the
 	 * connection, changed inside it, or left it; empty when it was in it neither before nor after.

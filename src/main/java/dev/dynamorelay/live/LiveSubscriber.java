@@ -257,6 +257,14 @@ final class LiveSubscriber {
 		fail(behind("The server is stopping", null));
 	}
 
+	/**
+	 * Ends the subscription because the fleet's broker (Redis) is unreachable: {@code UNAVAILABLE}, and where to
+	 * resume, at any instance once it is back.
+	 */
+	void brokerLost() {
+		fail(behind("The change broker (Redis) is unreachable", null));
+	}
+
 	/** Ends the subscription with {@code failure} (too slow, the token expired, the server stops). */
 	void fail(Throwable failure) {
 		if (this.done) {
