@@ -150,10 +150,23 @@ public final class GenerateIamPolicyCommand implements Callable<Integer> {
 						+ "sample's tables; set dynamo-relay.dynamodb.endpoint=aws or dynamo-relay.sample-data.enabled=false "
 						+ "for a server on AWS.");
 			}
+			java.util.Optional<String> leaseTable = fleetLeaseTable(context);
+			leaseTable.ifPresent((leases) -> err.println("generate-iam-policy: dynamo-relay.live.broker is redis, so the "
+					+ "policy grants the Kinesis Client Library's calls on the lease table " + leases + " and the tables "
+					+ "named after it (docs/deploying.md, \"Several instances\")."));
 			err.flush();
-			IamPolicy policy = IamPolicy.of(declarations, account, region, activities);
+			IamPolicy policy = IamPolicy.of(declarations, account, region, activities, leaseTable);
 			return JSON.writeValueAsString(policy.json()) + "\n";
 		}
+	}
+
+	/** The lease table of a fleet's instance ({@code dynamo-relay.live.broker=redis}); empty for one alone. */
+	private static java.util.Optional<String> fleetLeaseTable(ConfigurableApplicationContext context) {
+		var environment = context.getEnvironment();
+		if (!"redis".equalsIgnoreCase(environment.getProperty("dynamo-relay.live.broker", "none").trim())) {
+			return java.util.Optional.empty();
+		}
+		return java.util.Optional.of(environment.getProperty("dynamo-relay.live.fleet.lease-table", "dynamo-relay-leases"));
 	}
 
 	/** What a server with the context's properties does beside serving its declarations. */

@@ -74,6 +74,17 @@ public record IamPolicy(String account, String region, List<Statement> statement
 	 * @param activities what else the server does, whose calls the policy grants too
 	 */
 	public static IamPolicy of(Declarations declarations, String account, String region, Set<Activity> activities) {
+		return of(declarations, account, region, activities, java.util.Optional.empty());
+	}
+
+	/**
+	 * The policy of an instance of a fleet ({@code dynamo-relay.live.broker=redis}) for {@code declarations}: also
+	 * the Kinesis Client Library's calls on the lease table named {@code leaseTable} and its index, and on the
+	 * coordinator state and worker metrics tables named after it (those AWS lists for a KCL application), with
+	 * CreateTable and UpdateTable where the server creates tables.
+	 */
+	public static IamPolicy of(Declarations declarations, String account, String region, Set<Activity> activities,
+			java.util.Optional<String> leaseTable) {
 		String arn = "arn:aws:dynamodb:" + region + ":" + account + ":table/";
 		Set<String> queried = new TreeSet<>();
 		Set<String> scanned = new TreeSet<>();
@@ -119,12 +130,31 @@ public record IamPolicy(String account, String region, List<Statement> statement
 			grant.tables().forEach((table) -> resources.add(arn + table));
 			add(statements, grant.sid(), grant.actions(), resources);
 		}
+		leaseTable.ifPresent((leases) -> fleet(statements, arn, leases, activities.contains(Activity.TABLE_CREATION)));
 		add(statements, "CheckTables", List.of("dynamodb:DescribeTable"), tables);
 		add(statements, "ListTables", List.of("dynamodb:ListTables"), Set.of("*"));
 		if (activities.contains(Activity.TABLE_CREATION)) {
 			add(statements, "CreateTables", List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"), tables);
 		}
 		return new IamPolicy(account, region, statements);
+	}
+
+	/**
+	 * The Kinesis Client Library's calls of a fleet's instance: on the lease table, the coordinator state and worker
+	 * metrics tables named after it, and the lease table's index of owners (as AWS lists them for a KCL application),
+	 * with CreateTable and UpdateTable where the server creates tables.
+	 */
+	private static void fleet(List<Statement> statements, String arn, String leases, boolean create) {
+		Set<String> kcl = new TreeSet<>(List.of(arn + leases, arn + leases + "-CoordinatorState",
+				arn + leases + "-WorkerMetricStats"));
+		List<String> actions = new ArrayList<>(List.of("dynamodb:DeleteItem", "dynamodb:DescribeTable",
+				"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Scan", "dynamodb:UpdateItem"));
+		if (create) {
+			actions.addAll(List.of("dynamodb:CreateTable", "dynamodb:UpdateTable"));
+		}
+		add(statements, "FleetLeases", actions, kcl);
+		add(statements, "FleetLeaseOwners", List.of("dynamodb:Query"),
+				Set.of(arn + leases + "/index/LeaseOwnerToLeaseKeyIndex"));
 	}
 
 	/**
