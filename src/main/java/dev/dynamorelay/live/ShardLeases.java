@@ -125,6 +125,10 @@ final class ShardLeases implements AutoCloseable {
 		// takes the shard sync's pause when made: 60 s after the first sync, where the adapter means none).
 		var leases = configs.leaseManagementConfig()
 			.failoverTimeMillis(fleet.failoverTime().toMillis())
+			// The leader (the worker that assigns leases) holds its lock as long as a worker its lease: a dead
+			// leader's shards move on as fast as another dead worker's (KCL's own default is 2 minutes).
+			.dynamoDbLockBasedLeaderLeaseDurationInMillis(fleet.failoverTime().toMillis())
+			.dynamoDbLockBasedLeaderHeartbeatPeriodInMillis(Math.max(200, fleet.failoverTime().toMillis() / 3))
 			.shardSyncIntervalMillis(0)
 			.leasesRecoveryAuditorInconsistencyConfidenceThreshold(0);
 		var coordinator = configs.coordinatorConfig()
