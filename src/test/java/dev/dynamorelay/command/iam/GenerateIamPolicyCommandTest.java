@@ -62,6 +62,28 @@ class GenerateIamPolicyCommandTest {
 	}
 
 	@Test
+	void anInstanceOfAFleetIsGrantedTheKinesisClientLibrarysCallsOnItsLeaseTables() {
+		CommandOutput output = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws",
+				"--dynamo-relay.live.broker=redis", "--dynamo-relay.live.fleet.lease-table=shop-leases");
+		assertThat(output.code()).isZero();
+		String arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/";
+		assertThat(statements(output.stdout())).containsEntry("FleetLeases", List.of(
+				List.of("dynamodb:DeleteItem", "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:PutItem",
+						"dynamodb:Scan", "dynamodb:UpdateItem"),
+				List.of(arn + "shop-leases", arn + "shop-leases-CoordinatorState", arn + "shop-leases-WorkerMetricStats")))
+			.containsEntry("FleetLeaseOwners", List.of(List.of("dynamodb:Query"),
+					List.of(arn + "shop-leases/index/LeaseOwnerToLeaseKeyIndex")))
+			.doesNotContainKey("CreateTables");
+		assertThat(output.stderr()).contains("dynamo-relay.live.broker is redis").contains("shop-leases");
+		CommandOutput alone = run("--account", "123456789012", "--region", "eu-west-1", "--dynamo-relay.dynamodb.endpoint=aws");
+		assertThat(statements(alone.stdout())).doesNotContainKeys("FleetLeases", "FleetLeaseOwners");
+		CommandOutput creating = run("--account", "123456789012", "--region", "eu-west-1",
+				"--dynamo-relay.dynamodb.endpoint=aws", "--dynamo-relay.tables.create=true", "--dynamo-relay.live.broker=REDIS");
+		assertThat(statements(creating.stdout()).get("FleetLeases").get(0)).contains("dynamodb:CreateTable",
+				"dynamodb:UpdateTable");
+	}
+
+	@Test
 	void theEmbeddedSampleLoadsItsDataSoItsPolicyWritesItsTables() {
 		CommandOutput output = run("--account=123456789012", "--region=eu-west-1", "--dynamo-relay.tables.create=false");
 		assertThat(output.code()).isZero();
