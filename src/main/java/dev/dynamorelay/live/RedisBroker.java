@@ -145,7 +145,7 @@ final class RedisBroker implements AutoCloseable {
 					+ "dynamo-relay.live.fleet.redis-url");
 		}
 		try {
-			checkVersion(this.commands.sync().info("server"));
+			checkVersion(this.commands.sync().info("server"), safe(properties));
 			this.script = this.commands.sync().scriptLoad(PUBLISH);
 		}
 		catch (RuntimeException ex) {
@@ -203,7 +203,7 @@ final class RedisBroker implements AutoCloseable {
 	}
 
 	/** The server's version must be 7 or later (Valkey answers as Redis 7.2). */
-	private void checkVersion(String info) {
+	static void checkVersion(String info, String where) {
 		String version = info.lines()
 			.filter((line) -> line.startsWith("redis_version:"))
 			.map((line) -> line.substring("redis_version:".length()).trim())
@@ -217,7 +217,7 @@ final class RedisBroker implements AutoCloseable {
 			major = 0;
 		}
 		if (major < 7) {
-			throw new FleetStartException("Redis at " + safe(this.properties) + " is version '" + version
+			throw new FleetStartException("Redis at " + where + " is version '" + version
 					+ "': live connections across instances need Redis 7 or later (or Valkey)");
 		}
 	}
