@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.dynamorelay.dynamodb.DynamoDbFailures;
 import dev.dynamorelay.error.BusyException;
 import dev.dynamorelay.error.InvalidCursorException;
 
@@ -171,10 +172,7 @@ final class BrokeredFeed implements TableFeed {
 	}
 
 	private Throwable classify(Throwable failure) {
-		Throwable cause = failure;
-		while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
+		Throwable cause = DynamoDbFailures.unwrap(failure);
 		if (cause instanceof InvalidCursorException) {
 			return cause;
 		}

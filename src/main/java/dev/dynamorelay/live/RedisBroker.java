@@ -38,6 +38,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
+import dev.dynamorelay.dynamodb.DynamoDbFailures;
+
 /**
  * The fleet's broker of changes: Redis 7 (or Valkey) through Lettuce. The instance that reads a stream record
  * publishes it once ({@link #publish}): one Lua script, run atomically, notes the event (so that a record read
@@ -274,7 +276,7 @@ final class RedisBroker implements AutoCloseable {
 		return this.commands.async()
 			.<Long>evalsha(this.script, ScriptOutputType.INTEGER, keys, arguments)
 			.toCompletableFuture()
-			.exceptionallyCompose((failure) -> (unwrap(failure) instanceof RedisNoScriptException)
+			.exceptionallyCompose((failure) -> (DynamoDbFailures.unwrap(failure) instanceof RedisNoScriptException)
 					// Redis restarted without its scripts: the script itself once, which loads it again.
 					? this.commands.async().<Long>eval(PUBLISH, ScriptOutputType.INTEGER, keys, arguments).toCompletableFuture()
 					: CompletableFuture.failedFuture(failure))
@@ -415,14 +417,6 @@ final class RedisBroker implements AutoCloseable {
 
 	private static byte[] ascii(String text) {
 		return text.getBytes(StandardCharsets.US_ASCII);
-	}
-
-	private static Throwable unwrap(Throwable failure) {
-		Throwable cause = failure;
-		while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
 	}
 
 	/** A channel's subscription on this instance. */
