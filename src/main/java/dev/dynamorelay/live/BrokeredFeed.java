@@ -135,14 +135,18 @@ final class BrokeredFeed implements TableFeed {
 		if (subscriber.closed()) {
 			return;
 		}
-		this.broker.window(this.table, from, upTo).whenComplete((entries, failure) -> {
-			if (failure != null) {
-				subscriber.fail(classify(failure));
-				return;
-			}
-			this.meters.replayed(entries.size());
-			hand(subscriber, entries, 0, upTo);
-		});
+		// Trimming takes the oldest entries first: while the page's start is still held, nothing after it was trimmed
+		// before the page was read, and the page has no gap.
+		this.broker.window(this.table, from, upTo)
+			.thenCombine(this.broker.holds(this.table, from), (entries, held) -> held ? entries : null)
+			.whenComplete((entries, failure) -> {
+				if (failure != null || entries == null) {
+					subscriber.fail((failure != null) ? classify(failure) : expired());
+					return;
+				}
+				this.meters.replayed(entries.size());
+				hand(subscriber, entries, 0, upTo);
+			});
 	}
 
 	/** Hands the entries from {@code index} on; then the next page, or the live changes once the window is read. */
