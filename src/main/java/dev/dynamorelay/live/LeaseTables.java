@@ -22,16 +22,28 @@ final class LeaseTables {
 	private LeaseTables() {
 	}
 
-	/** A table KCL needs: its name, its key attribute and the command that makes it. */
-	record Needed(String name, String key, String create) {
+	/**
+	 * A table KCL needs: its name, its key attribute, the command that makes it, and the global index KCL 3 reads it
+	 * by (which it adds itself only where it may update the table).
+	 */
+	record Needed(String name, String key, String create, java.util.Optional<String> index, String addIndex) {
 	}
 
+	/** The lease table's index of lease owners, as KCL 3 names it. */
+	static final String OWNERS = "LeaseOwnerToLeaseKeyIndex";
+
 	static List<Needed> of(String leaseTable, String endpointOption) {
-		return List.of(needed(leaseTable, "leaseKey", endpointOption,
+		Needed leases = needed(leaseTable, "leaseKey", endpointOption,
 				" --global-secondary-indexes '[{\"IndexName\":\"LeaseOwnerToLeaseKeyIndex\",\"KeySchema\":"
 						+ "[{\"AttributeName\":\"leaseOwner\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"leaseKey\","
 						+ "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}]'",
-				"AttributeName=leaseOwner,AttributeType=S "),
+				"AttributeName=leaseOwner,AttributeType=S ");
+		String addIndex = "aws dynamodb update-table" + endpointOption + " --table-name " + leaseTable
+				+ " --attribute-definitions AttributeName=leaseOwner,AttributeType=S AttributeName=leaseKey,AttributeType=S "
+				+ "--global-secondary-index-updates '[{\"Create\":{\"IndexName\":\"" + OWNERS + "\",\"KeySchema\":"
+				+ "[{\"AttributeName\":\"leaseOwner\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"leaseKey\","
+				+ "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}}]'";
+		return List.of(new Needed(leases.name(), leases.key(), leases.create(), java.util.Optional.of(OWNERS), addIndex),
 				needed(leaseTable + "-CoordinatorState", "key", endpointOption, "", ""),
 				needed(leaseTable + "-WorkerMetricStats", "wid", endpointOption, "", ""));
 	}
@@ -39,7 +51,8 @@ final class LeaseTables {
 	private static Needed needed(String name, String key, String endpointOption, String index, String indexAttribute) {
 		return new Needed(name, key, "aws dynamodb create-table" + endpointOption + " --table-name " + name
 				+ " --attribute-definitions AttributeName=" + key + ",AttributeType=S " + indexAttribute
-				+ "--key-schema AttributeName=" + key + ",KeyType=HASH --billing-mode PAY_PER_REQUEST" + index);
+				+ "--key-schema AttributeName=" + key + ",KeyType=HASH --billing-mode PAY_PER_REQUEST" + index,
+				java.util.Optional.empty(), "");
 	}
 
 	/**
@@ -82,6 +95,12 @@ final class LeaseTables {
 					&& described.attributeDefinitions().stream()
 						.anyMatch((attribute) -> attribute.attributeName().equals(table.key())
 								&& "S".equals(attribute.attributeTypeAsString()));
+			if (keyed && !create && table.index().isPresent() && described.globalSecondaryIndexes().stream()
+				.noneMatch((index) -> index.indexName().equals(table.index().get()))) {
+				problems.add("Table " + table.name() + " has no global index " + table.index().get() + ", which KCL 3 "
+						+ "reads its leases by (and adds itself only where the server creates tables): add it ("
+						+ table.addIndex() + "), or start with dynamo-relay.tables.create=true");
+			}
 			if (!keyed) {
 				problems.add("Table " + table.name() + " is not the Kinesis Client Library's: its key is "
 						+ described.keySchema().stream().map((key) -> key.attributeName() + " " + key.keyTypeAsString())

@@ -150,6 +150,8 @@ public final class LiveConnections implements AutoCloseable {
 			// Where the feed stands before the subscriber is added: each change it gets lies behind.
 			LiveSubscriber subscriber = new LiveSubscriber(query, this.paginator, this.meters, this.settings.buffer(),
 					outlet, feed.positions(), after);
+			// Watched before the dispose that unwatches is set (which runs at once if the sink is disposed already).
+			CompletableFuture<Void> watched = feed.watch(query);
 			subscriber.attach(sink);
 			sink.onCancel(() -> subscriber.detach(true));
 			sink.onDispose(() -> {
@@ -162,7 +164,7 @@ public final class LiveConnections implements AutoCloseable {
 			this.meters.subscribers(query.field(), +1);
 			subscriber.hold(after.isPresent());
 			subscribers.add(subscriber);
-			feed.watch(query).whenComplete((watched, failure) -> {
+			watched.whenComplete((ignored, failure) -> {
 				if (failure != null) {
 					subscriber.fail(new BusyException("The change broker (Redis) did not take the subscription: "
 							+ "subscribe again in a moment."));
@@ -234,6 +236,14 @@ public final class LiveConnections implements AutoCloseable {
 	/** Whether this process serves subscriptions now: in a fleet, while the broker is reachable. */
 	public boolean brokerReachable() {
 		return this.fleet == null || this.fleet.broker().connected();
+	}
+
+	/**
+	 * Whether this process does its part in a fleet: the broker reachable, and its part in reading the streams
+	 * working (KCL started, what it reads published); true for one instance alone.
+	 */
+	public boolean fleetWorking() {
+		return brokerReachable() && (this.fleet == null || this.fleet.leases() == null || this.fleet.leases().working());
 	}
 
 	/** In a fleet: the shards this instance reads now, and how far behind; empty for one instance alone. */

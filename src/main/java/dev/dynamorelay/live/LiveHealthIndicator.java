@@ -24,7 +24,10 @@ class LiveHealthIndicator extends AbstractHealthIndicator {
 			builder.up().withDetail("broker", "none").withDetail("subscriptions", this.live.subscriptions());
 			return;
 		}
-		(this.live.brokerReachable() ? builder.up() : builder.down().withDetail("error", "Redis is unreachable"))
+		(this.live.fleetWorking() ? builder.up()
+				: builder.down().withDetail("error", this.live.brokerReachable()
+						? "This instance does not publish what it reads (Redis does not take its changes, or KCL did not start)"
+						: "Redis is unreachable"))
 			.withDetail("broker", "redis")
 			.withDetail("subscriptions", this.live.subscriptions())
 			.withDetail("leases", leases.get().held())

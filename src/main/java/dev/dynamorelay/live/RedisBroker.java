@@ -57,16 +57,18 @@ final class RedisBroker implements AutoCloseable {
 
 	/**
 	 * KEYS[1] the event's key, KEYS[2] the table's window; ARGV[1] the message, ARGV[2] the window's seconds,
-	 * ARGV[3] its most entries, ARGV[4...] the channels. Answers 1 when published, 0 when published before.
+	 * ARGV[3] its most entries, ARGV[4...] the channels. Answers 1 when published, 0 when published before. (A script
+	 * is not undone when a command of it fails: the event is noted only once it is in the window and published, so
+	 * that a failure repeats a change rather than loses it.)
 	 */
 	static final String PUBLISH = """
 			if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 			local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'm', ARGV[1])
+			for i = 4, #ARGV do redis.call('PUBLISH', ARGV[i], ARGV[1]) end
 			redis.call('SET', KEYS[1], id, 'EX', ARGV[2])
 			local now = redis.call('TIME')
 			local oldest = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[2]) * 1000
 			redis.call('XTRIM', KEYS[2], 'MINID', '~', oldest)
-			for i = 4, #ARGV do redis.call('PUBLISH', ARGV[i], ARGV[1]) end
 			return 1
 			""";
 
@@ -94,6 +96,9 @@ final class RedisBroker implements AutoCloseable {
 
 	/** The channels subscribed to, and how many watch each. Guarded by this. */
 	private final Map<String, Watch> watches = new HashMap<>();
+
+	/** Channels no longer watched that were released while Redis was away (no UNSUBSCRIBE went). Guarded by this. */
+	private final java.util.Set<String> released = new java.util.HashSet<>();
 
 	private volatile boolean connected = true;
 
@@ -133,7 +138,8 @@ final class RedisBroker implements AutoCloseable {
 			// While Redis is away a command fails at once: a publisher retries it, a subscriber is refused.
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 			.timeoutOptions(TimeoutOptions.enabled(properties.connectTimeout()))
-			.socketOptions(SocketOptions.builder().connectTimeout(properties.connectTimeout()).build())
+			// A connection whose peer vanished (a half-open one) is found by TCP's keepalive, then reconnected.
+			.socketOptions(SocketOptions.builder().connectTimeout(properties.connectTimeout()).keepAlive(true).build())
 			.build());
 		try {
 			this.commands = this.client.connect(CODEC);
@@ -142,9 +148,14 @@ final class RedisBroker implements AutoCloseable {
 		catch (RuntimeException ex) {
 			this.client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
 			this.resources.shutdown(0, 1, TimeUnit.SECONDS);
+			Throwable cause = ex;
+			while (cause.getCause() != null && cause.getCause() != cause) {
+				cause = cause.getCause();
+			}
 			throw new FleetStartException("Redis at " + safe(properties) + " did not answer within "
-					+ properties.connectTimeout().toMillis() + " ms (" + ex.getMessage() + "): start it, or fix "
-					+ "dynamo-relay.live.fleet.redis-url");
+					+ properties.connectTimeout().toMillis() + " ms (" + ex.getMessage()
+					+ ((cause != ex) ? ": " + cause.getMessage() : "") + "): start it, or fix "
+					+ "dynamo-relay.live.fleet.redis-url (its host, port, password and TLS)");
 		}
 		try {
 			checkVersion(this.commands.sync().info("server"), safe(properties));
@@ -188,6 +199,7 @@ final class RedisBroker implements AutoCloseable {
 				if (connection == RedisBroker.this.pubSub && !RedisBroker.this.connected) {
 					logger.info("Redis at {} is back: subscriptions are taken again", safe(properties));
 					RedisBroker.this.connected = true;
+					leaveReleased();
 				}
 			}
 
@@ -289,9 +301,11 @@ final class RedisBroker implements AutoCloseable {
 	 */
 	synchronized CompletableFuture<Void> watch(String channel) {
 		Watch watch = this.watches.computeIfAbsent(channel, (key) -> new Watch());
-		if (watch.count++ == 0) {
+		if (watch.count++ == 0 || watch.subscribed.isCompletedExceptionally()) {
+			// The first watcher subscribes; a later one again when that subscription failed (Redis was away).
 			watch.subscribed = this.pubSub.async().subscribe(channel).toCompletableFuture();
 		}
+		this.released.remove(channel);
 		return watch.subscribed;
 	}
 
@@ -303,6 +317,35 @@ final class RedisBroker implements AutoCloseable {
 			if (this.pubSub.isOpen()) {
 				this.pubSub.async().unsubscribe(channel);
 			}
+			else {
+				// Lettuce subscribes again, once reconnected, to every channel it was subscribed to.
+				this.released.add(channel);
+			}
+		}
+	}
+
+	/** Back from an outage: the channels released meanwhile, which Lettuce subscribed to again, are left. */
+	private synchronized void leaveReleased() {
+		for (String channel : this.released) {
+			if (!this.watches.containsKey(channel)) {
+				this.pubSub.async().unsubscribe(channel);
+			}
+		}
+		this.released.clear();
+	}
+
+	/** Whether Redis answers a PING now, within the connect timeout. */
+	boolean answers() {
+		try {
+			return "PONG".equals(this.commands.async().ping().get(this.properties.connectTimeout().toMillis(),
+					TimeUnit.MILLISECONDS));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		catch (Exception ex) {
+			return false;
 		}
 	}
 

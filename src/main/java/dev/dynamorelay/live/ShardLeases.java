@@ -10,13 +10,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.amazonaws.services.dynamodbv2.streamsadapter.AmazonDynamoDBStreamsAdapterClient;
 import com.amazonaws.services.dynamodbv2.streamsadapter.StreamsSchedulerFactory;
-import com.amazonaws.services.dynamodbv2.streamsadapter.adapter.DynamoDBStreamsClientRecord;
-import com.amazonaws.services.dynamodbv2.streamsadapter.model.DynamoDBStreamsProcessRecordsInput;
 import com.amazonaws.services.dynamodbv2.streamsadapter.polling.DynamoDBStreamsPollingConfig;
-import com.amazonaws.services.dynamodbv2.streamsadapter.processor.DynamoDBStreamsShardRecordProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.regions.Region;
@@ -29,15 +27,10 @@ import software.amazon.kinesis.common.InitialPositionInStream;
 import software.amazon.kinesis.common.InitialPositionInStreamExtended;
 import software.amazon.kinesis.common.StreamIdentifier;
 import software.amazon.kinesis.coordinator.Scheduler;
-import software.amazon.kinesis.exceptions.KinesisClientLibException;
-import software.amazon.kinesis.lifecycle.events.InitializationInput;
-import software.amazon.kinesis.lifecycle.events.LeaseLostInput;
-import software.amazon.kinesis.lifecycle.events.ShardEndedInput;
-import software.amazon.kinesis.lifecycle.events.ShutdownRequestedInput;
+import software.amazon.kinesis.coordinator.WorkerStateChangeListener;
 import software.amazon.kinesis.metrics.MetricsFactory;
 import software.amazon.kinesis.metrics.MetricsLevel;
 import software.amazon.kinesis.processor.FormerStreamsLeasesDeletionStrategy;
-import software.amazon.kinesis.processor.RecordProcessorCheckpointer;
 import software.amazon.kinesis.processor.ShardRecordProcessor;
 import software.amazon.kinesis.processor.ShardRecordProcessorFactory;
 
@@ -46,19 +39,18 @@ import software.amazon.kinesis.processor.ShardRecordProcessorFactory;
  * by every instance of the deployment through its lease table, reads each shard of each table's stream on one
  * instance at a time (KCL balances the leases among the instances and hands a stopped or dead instance's to the
  * others after the failover time). The instance that holds a shard's lease publishes each of its records to the
- * broker, in the shard's order, once ({@link RedisBroker#publish}), and checkpoints the shard only after the broker
- * took all the records before: the next holder reads on from the checkpoint, and what was published again is
- * published once.
+ * broker, in the shard's order, once ({@link RedisBroker#publish}), and checkpoints the shard at the last record the
+ * broker took, never further ({@link ShardPublisher}): the next holder reads on from the checkpoint, and what was
+ * published again is published once. An instance that cannot publish for longer than the failover time gives its
+ * leases up to instances that can, and takes leases again once Redis answers it.
  *
  * <p>A lease that was never checkpointed is read from its shard's oldest record (a lease read from the newest would
  * lose what was written while it had no holder); the records written before the fleet began to read the table are
- * history and left ({@link RedisBroker#since}).
+ * history and left, up to the first one written since ({@link RedisBroker#since}).
  */
 final class ShardLeases implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(ShardLeases.class);
-
-	private static final Duration MAX_BACK_OFF = Duration.ofSeconds(5);
 
 	/**
 	 * What a table's records are published on: the channels of the partitions of the attributes its live
@@ -95,14 +87,39 @@ final class ShardLeases implements AutoCloseable {
 
 	private final Map<String, Routing> routing;
 
-	private final Scheduler scheduler;
-
 	private final Map<String, Instant> since = new ConcurrentHashMap<>();
 
 	/** How far behind its stream's newest record each shard read here is, by shard. */
 	private final Map<String, Long> behind = new ConcurrentHashMap<>();
 
+	private final FleetProperties fleet;
+
+	private final String workerId;
+
+	private final Map<String, String> streamArns;
+
+	private final DynamoDbAsyncClient dynamoDb;
+
+	private final DynamoDbStreamsClient streams;
+
+	private final Region region;
+
+	private final Duration pollInterval;
+
+	private final MetricsFactory metrics;
+
+	private volatile Scheduler scheduler;
+
 	private volatile boolean closing;
+
+	/** Since when publishing has failed without a success ({@link System#nanoTime()}); 0 while it succeeds. */
+	private volatile long failingSince;
+
+	/** Set while the leases are given up to instances that can publish, until Redis answers again. */
+	private final AtomicBoolean givenUp = new AtomicBoolean();
+
+	/** Set when KCL could not start at all: this instance reads no shard. */
+	private volatile boolean failed;
 
 	/**
 	 * @param streamArns the tables' streams, by table
@@ -112,40 +129,72 @@ final class ShardLeases implements AutoCloseable {
 	ShardLeases(FleetProperties fleet, String workerId, Map<String, String> streamArns, Map<String, Routing> routing,
 			RedisBroker broker, DynamoDbAsyncClient dynamoDb, DynamoDbStreamsClient streams, Region region,
 			Duration pollInterval, MetricsFactory metrics) {
+		this.fleet = fleet;
+		this.workerId = workerId;
+		this.streamArns = Map.copyOf(streamArns);
 		this.broker = broker;
 		this.routing = routing;
+		this.dynamoDb = dynamoDb;
+		this.streams = streams;
+		this.region = region;
+		this.pollInterval = pollInterval;
+		this.metrics = metrics;
 		streamArns.keySet().forEach((table) -> this.since.put(table, broker.since(table)));
-		AmazonDynamoDBStreamsAdapterClient adapter = new AmazonDynamoDBStreamsAdapterClient(streams, region);
-		var tracker = StreamsSchedulerFactory.createMultiStreamTracker(new ArrayList<>(streamArns.values()),
+		this.scheduler = newScheduler();
+	}
+
+	/** A KCL scheduler of the fleet's application, for this instance (one per run: a stopped one does not start again). */
+	private Scheduler newScheduler() {
+		AmazonDynamoDBStreamsAdapterClient adapter = new AmazonDynamoDBStreamsAdapterClient(this.streams, this.region);
+		var tracker = StreamsSchedulerFactory.createMultiStreamTracker(new ArrayList<>(this.streamArns.values()),
 				InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON),
 				new FormerStreamsLeasesDeletionStrategy.NoLeaseDeletionStrategy());
-		ConfigsBuilder configs = new ConfigsBuilder(tracker, fleet.leaseTable(), adapter, dynamoDb, NO_CLOUDWATCH,
-				workerId, new Processors());
+		ConfigsBuilder configs = new ConfigsBuilder(tracker, this.fleet.leaseTable(), adapter, this.dynamoDb,
+				NO_CLOUDWATCH, this.workerId, new Processors());
+		long failover = this.fleet.failoverTime().toMillis();
 		// What the adapter would set itself, warning that it does, set before it makes its lease management (which
 		// takes the shard sync's pause when made: 60 s after the first sync, where the adapter means none).
 		var leases = configs.leaseManagementConfig()
-			.failoverTimeMillis(fleet.failoverTime().toMillis())
+			.failoverTimeMillis(failover)
 			// The leader (the worker that assigns leases) holds its lock as long as a worker its lease: a dead
 			// leader's shards move on as fast as another dead worker's (KCL's own default is 2 minutes).
-			.dynamoDbLockBasedLeaderLeaseDurationInMillis(fleet.failoverTime().toMillis())
-			.dynamoDbLockBasedLeaderHeartbeatPeriodInMillis(Math.max(200, fleet.failoverTime().toMillis() / 3))
+			.dynamoDbLockBasedLeaderLeaseDurationInMillis(failover)
+			.dynamoDbLockBasedLeaderHeartbeatPeriodInMillis(Math.max(200, failover / 3))
 			.shardSyncIntervalMillis(0)
 			.leasesRecoveryAuditorInconsistencyConfidenceThreshold(0);
 		var coordinator = configs.coordinatorConfig()
 			.skipShardSyncAtWorkerInitializationIfLeasesExist(true)
-			.parentShardPollIntervalMillis(Math.max(200, pollInterval.toMillis() * 4))
-			.shardConsumerDispatchPollIntervalMillis(Math.max(100, pollInterval.toMillis() * 2));
+			.parentShardPollIntervalMillis(Math.max(200, this.pollInterval.toMillis() * 4))
+			.shardConsumerDispatchPollIntervalMillis(Math.max(100, this.pollInterval.toMillis() * 2))
+			.workerStateChangeListener(new WorkerStateChangeListener() {
+
+				@Override
+				public void onWorkerStateChange(WorkerState state) {
+				}
+
+				@Override
+				public void onAllInitializationAttemptsFailed(Throwable failure) {
+					ShardLeases.this.failed = true;
+					logger.error("The Kinesis Client Library could not start ({}): this instance reads none of the "
+							+ "streams' shards, and its live readiness is DOWN", failure.toString());
+				}
+
+			});
 		var retrieval = configs.retrievalConfig()
 			.retrievalSpecificConfig(new DynamoDBStreamsPollingConfig(adapter)
-				.idleTimeBetweenReadsInMillis(Math.max(1, pollInterval.toMillis())));
-		var metricsConfig = configs.metricsConfig().metricsFactory(metrics).metricsLevel(MetricsLevel.SUMMARY);
-		this.scheduler = StreamsSchedulerFactory.createScheduler(configs.checkpointConfig(), coordinator, leases,
+				.idleTimeBetweenReadsInMillis(Math.max(1, this.pollInterval.toMillis())));
+		var metricsConfig = configs.metricsConfig().metricsFactory(this.metrics).metricsLevel(MetricsLevel.SUMMARY);
+		return StreamsSchedulerFactory.createScheduler(configs.checkpointConfig(), coordinator, leases,
 				configs.lifecycleConfig(), metricsConfig, configs.processorConfig(), retrieval, adapter);
 	}
 
 	/** Starts taking and reading leases, on a thread of its own. */
 	void start() {
-		Thread thread = new Thread(this.scheduler, "kcl-scheduler");
+		run(this.scheduler);
+	}
+
+	private static void run(Scheduler scheduler) {
+		Thread thread = new Thread(scheduler, "kcl-scheduler");
 		thread.setDaemon(true);
 		thread.start();
 	}
@@ -160,6 +209,16 @@ final class ShardLeases implements AutoCloseable {
 		return Duration.ofMillis(this.behind.values().stream().mapToLong(Long::longValue).max().orElse(0));
 	}
 
+	/**
+	 * Whether this instance does its part: KCL started, and it publishes what it reads (or has failed to for less
+	 * than the failover time).
+	 */
+	boolean working() {
+		long failing = this.failingSince;
+		return !this.failed && !this.givenUp.get()
+				&& (failing == 0 || System.nanoTime() - failing < this.fleet.failoverTime().toNanos());
+	}
+
 	/** The channels {@code record} of {@code table} is published on: of the partitions it concerns. */
 	List<String> channels(String table, ChangeRecord record) {
 		Routing routes = this.routing.get(table);
@@ -169,16 +228,93 @@ final class ShardLeases implements AutoCloseable {
 		return routes.partitions(record).stream().map((partition) -> this.broker.channel(table, partition)).toList();
 	}
 
+	RedisBroker broker() {
+		return this.broker;
+	}
+
+	/** When the fleet began to read {@code table}'s stream ({@link RedisBroker#since}). */
+	Instant since(String table) {
+		return this.since.get(table);
+	}
+
+	/** A shard is read here, {@code behindMillis} behind its stream's newest record. */
+	void reading(String shardId, long behindMillis) {
+		this.behind.put(shardId, Math.max(0, behindMillis));
+	}
+
+	/** A shard is no longer read here. */
+	void notReading(String shardId) {
+		this.behind.remove(shardId);
+	}
+
+	/** Whether the readers stop: the instance stops, or gives its leases up. */
+	boolean stopping() {
+		return this.closing || this.givenUp.get();
+	}
+
+	void published() {
+		this.failingSince = 0;
+	}
+
+	/**
+	 * A publish failed. Past the failover time without a success the instance gives its leases up, so that an
+	 * instance that can reach Redis reads its shards (a network that parts this instance from Redis alone would
+	 * otherwise stall them for the whole fleet), and takes leases again once Redis answers it.
+	 */
+	void publishFailed() {
+		long now = System.nanoTime();
+		if (this.failingSince == 0) {
+			this.failingSince = now;
+			return;
+		}
+		if (now - this.failingSince < this.fleet.failoverTime().toNanos() || this.closing
+				|| !this.givenUp.compareAndSet(false, true)) {
+			return;
+		}
+		logger.warn("Redis has taken no change from this instance for {} s: its shards' leases go to instances that "
+				+ "reach it, and are taken again once it answers here", this.fleet.failoverTime().toSeconds());
+		Thread again = new Thread(this::takeAgain, "kcl-given-up");
+		again.setDaemon(true);
+		again.start();
+	}
+
+	/** Gives the leases up, then waits for Redis to answer and joins the fleet's reading again. */
+	private void takeAgain() {
+		stop(this.scheduler);
+		while (!this.closing) {
+			try {
+				Thread.sleep(1000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			if (this.broker.answers()) {
+				Scheduler next = newScheduler();
+				this.scheduler = next;
+				this.failingSince = 0;
+				this.givenUp.set(false);
+				run(next);
+				logger.info("Redis answers this instance again: it takes shard leases again");
+				return;
+			}
+		}
+	}
+
 	/** Gives up the leases: each shard's reader checkpoints what it published, and the others take them over. */
 	@Override
 	public void close() {
 		this.closing = true;
+		stop(this.scheduler);
+	}
+
+	private static void stop(Scheduler scheduler) {
 		try {
-			this.scheduler.startGracefulShutdown().get(10, TimeUnit.SECONDS);
+			scheduler.startGracefulShutdown().get(10, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			logger.debug("The lease holder's graceful shutdown: {}", ex.toString());
-			this.scheduler.shutdown();
+			scheduler.shutdown();
 		}
 	}
 
@@ -187,112 +323,14 @@ final class ShardLeases implements AutoCloseable {
 
 		@Override
 		public ShardRecordProcessor shardRecordProcessor() {
-			return new Publisher(null);
+			return new ShardPublisher(ShardLeases.this, null);
 		}
 
 		@Override
 		public ShardRecordProcessor shardRecordProcessor(StreamIdentifier stream) {
 			// The adapter names a table's stream region$account$table$label.
 			String[] parts = stream.streamName().split("\\$");
-			return new Publisher((parts.length >= 3) ? parts[2] : null);
-		}
-
-	}
-
-	/** One shard's records, published in order, the shard checkpointed behind them. */
-	private final class Publisher implements DynamoDBStreamsShardRecordProcessor {
-
-		private final String table;
-
-		private String shardId;
-
-		Publisher(String table) {
-			this.table = table;
-		}
-
-		@Override
-		public void initialize(InitializationInput input) {
-			this.shardId = input.shardId();
-			ShardLeases.this.behind.put(this.shardId, 0L);
-			logger.debug("Reading shard {} of {} from {}", this.shardId, this.table, input.extendedSequenceNumber());
-		}
-
-		@Override
-		public void processRecords(DynamoDBStreamsProcessRecordsInput input) {
-			ShardLeases.this.behind.put(this.shardId, Math.max(0, (input.millisBehindLatest() != null)
-					? input.millisBehindLatest() : 0));
-			for (DynamoDBStreamsClientRecord each : input.records()) {
-				if (!publish(each.getRecord())) {
-					return;
-				}
-			}
-			if (!input.records().isEmpty()) {
-				checkpoint(input.checkpointer());
-			}
-		}
-
-		/** Publishes a record until the broker takes it; false when the instance stops first (not checkpointed). */
-		private boolean publish(software.amazon.awssdk.services.dynamodb.model.Record original) {
-			ChangeRecord record = ChangeRecord.of(this.shardId, original);
-			Instant since = ShardLeases.this.since.get(this.table);
-			if (since != null && record.written().isBefore(since.minusSeconds(1))) {
-				return true;
-			}
-			List<String> channels = channels(this.table, record);
-			if (channels.isEmpty()) {
-				return true;
-			}
-			Duration backOff = Duration.ofMillis(250);
-			while (!ShardLeases.this.closing) {
-				try {
-					ShardLeases.this.broker.publish(this.table, record, original, channels).get(10, TimeUnit.SECONDS);
-					return true;
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return false;
-				}
-				catch (Exception ex) {
-					logger.warn("Publishing a change of {} (shard {}) to Redis failed, again in {} ms: {}", this.table,
-							this.shardId, backOff.toMillis(), ex.toString());
-					try {
-						Thread.sleep(backOff.toMillis());
-					}
-					catch (InterruptedException interrupted) {
-						Thread.currentThread().interrupt();
-						return false;
-					}
-					backOff = (backOff.compareTo(MAX_BACK_OFF) < 0) ? backOff.multipliedBy(2) : MAX_BACK_OFF;
-				}
-			}
-			return false;
-		}
-
-		@Override
-		public void leaseLost(LeaseLostInput input) {
-			ShardLeases.this.behind.remove(this.shardId);
-		}
-
-		@Override
-		public void shardEnded(ShardEndedInput input) {
-			ShardLeases.this.behind.remove(this.shardId);
-			checkpoint(input.checkpointer());
-		}
-
-		@Override
-		public void shutdownRequested(ShutdownRequestedInput input) {
-			ShardLeases.this.behind.remove(this.shardId);
-			checkpoint(input.checkpointer());
-		}
-
-		private void checkpoint(RecordProcessorCheckpointer checkpointer) {
-			try {
-				checkpointer.checkpoint();
-			}
-			catch (KinesisClientLibException | RuntimeException ex) {
-				// The lease went to another instance: it reads on from the last checkpoint, and publishes again once.
-				logger.debug("Checkpointing shard {} of {}: {}", this.shardId, this.table, ex.toString());
-			}
+			return new ShardPublisher(ShardLeases.this, (parts.length >= 3) ? parts[2] : null);
 		}
 
 	}
