@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
-import com.amazonaws.services.dynamodbv2.streamsadapter.serialization.RecordObjectMapper;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -71,9 +70,6 @@ final class RedisBroker implements AutoCloseable {
 			redis.call('XTRIM', KEYS[2], 'MINID', '~', oldest)
 			return 1
 			""";
-
-	/** Reads the adapter's JSON of a stream record (the DynamoDB Streams record, as DynamoDB's JSON has it). */
-	private static final RecordObjectMapper RECORDS = new RecordObjectMapper();
 
 	private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
@@ -175,9 +171,9 @@ final class RedisBroker implements AutoCloseable {
 
 			@Override
 			public void message(String channel, byte[] message) {
-				Message decoded;
+				BrokerMessages.Message decoded;
 				try {
-					decoded = decode(message);
+					decoded = BrokerMessages.decode(message);
 				}
 				catch (IOException | RuntimeException ex) {
 					logger.warn("A message on {} is no change of ours, left: {}", channel, ex.toString());
@@ -276,7 +272,7 @@ final class RedisBroker implements AutoCloseable {
 	 * before (by this instance or another holder of its shard's lease).
 	 */
 	CompletableFuture<Boolean> publish(String table, ChangeRecord record, Record original, List<String> channels) {
-		byte[] message = encode(table, record.shardId(), original);
+		byte[] message = BrokerMessages.encode(table, record.shardId(), original);
 		String[] keys = { this.prefix + "event:" + record.position().eventId(), window(table) };
 		byte[][] arguments = new byte[3 + channels.size()][];
 		arguments[0] = message;
@@ -396,7 +392,7 @@ final class RedisBroker implements AutoCloseable {
 				List<Entry> entries = new ArrayList<>(messages.size());
 				for (StreamMessage<String, byte[]> message : messages) {
 					try {
-						entries.add(new Entry(message.getId(), decode(message.getBody().get("m")).record()));
+						entries.add(new Entry(message.getId(), BrokerMessages.decode(message.getBody().get("m")).record()));
 					}
 					catch (IOException | RuntimeException ex) {
 						logger.warn("Entry {} of the window of {} is no change of ours, left: {}", message.getId(), table,
@@ -417,45 +413,6 @@ final class RedisBroker implements AutoCloseable {
 
 	private String window(String table) {
 		return this.prefix + "window:" + table;
-	}
-
-	/** A change as it travels: its table, its shard, and the stream record as the adapter writes it in JSON. */
-	record Message(String table, ChangeRecord record) {
-	}
-
-	static byte[] encode(String table, String shardId, Record record) {
-		try {
-			byte[] json = RECORDS.writeValueAsBytes(record);
-			byte[] head = (table + "\n" + shardId + "\n").getBytes(StandardCharsets.UTF_8);
-			byte[] message = new byte[head.length + json.length];
-			System.arraycopy(head, 0, message, 0, head.length);
-			System.arraycopy(json, 0, message, head.length, json.length);
-			return message;
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("a stream record could not be written as JSON", ex);
-		}
-	}
-
-	static Message decode(byte[] message) throws IOException {
-		int first = indexOf(message, 0);
-		int second = indexOf(message, first + 1);
-		if (first < 0 || second < 0) {
-			throw new IOException("no table and shard before the record");
-		}
-		String table = new String(message, 0, first, StandardCharsets.UTF_8);
-		String shardId = new String(message, first + 1, second - first - 1, StandardCharsets.UTF_8);
-		Record record = RECORDS.readValue(message, second + 1, message.length - second - 1, Record.class);
-		return new Message(table, ChangeRecord.of(shardId, record));
-	}
-
-	private static int indexOf(byte[] bytes, int from) {
-		for (int i = from; i < bytes.length; i++) {
-			if (bytes[i] == '\n') {
-				return i;
-			}
-		}
-		return -1;
 	}
 
 	private static byte[] ascii(String text) {

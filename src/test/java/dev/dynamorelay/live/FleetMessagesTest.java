@@ -50,8 +50,8 @@ class FleetMessagesTest {
 				.newImage(ITEM)
 				.build())
 			.build();
-		byte[] message = RedisBroker.encode("UserPurchases", "shardId-00000001790000000000-0000abcd", record);
-		RedisBroker.Message read = RedisBroker.decode(message);
+		byte[] message = BrokerMessages.encode("UserPurchases", "shardId-00000001790000000000-0000abcd", record);
+		BrokerMessages.Message read = BrokerMessages.decode(message);
 		assertThat(read.table()).isEqualTo("UserPurchases");
 		ChangeRecord change = read.record();
 		assertThat(change.shardId()).isEqualTo("shardId-00000001790000000000-0000abcd");
@@ -68,7 +68,7 @@ class FleetMessagesTest {
 			.eventName(OperationType.REMOVE)
 			.dynamodb(StreamRecord.builder().sequenceNumber("7").oldImage(ITEM).build())
 			.build();
-		ChangeRecord change = RedisBroker.decode(RedisBroker.encode("T", "shardId-1-2", record)).record();
+		ChangeRecord change = BrokerMessages.decode(BrokerMessages.encode("T", "shardId-1-2", record)).record();
 		assertThat(change.newImage()).isEmpty();
 		assertThat(change.oldImage()).contains(ITEM);
 	}

@@ -41,7 +41,8 @@ class FleetStartTest {
 		assertThatThrownBy(() -> new RedisBroker(fleet(URI.create("redis://:s3cret@127.0.0.1:" + closed)), (table, record) -> {
 		})).isInstanceOf(FleetStartException.class)
 			.hasMessageStartingWith("Redis at redis://***@127.0.0.1:" + closed + " did not answer within 2000 ms")
-			.hasMessageEndingWith("start it, or fix dynamo-relay.live.fleet.redis-url")
+			.hasMessageContaining("Connection refused")
+			.hasMessageEndingWith("start it, or fix dynamo-relay.live.fleet.redis-url (its host, port, password and TLS)")
 			.hasMessageNotContaining("s3cret");
 	}
 
