@@ -19,8 +19,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * every instance of it. Created at start where the server creates tables ({@code dynamo-relay.tables.create}),
  * else checked
  * @param failoverTime how long an instance's shard lease lives without being renewed: after an instance stops
- * renewing (it died, or lost the network), another takes its shards within about this time (plus the lease
- * assignment's round, as long again)
+ * renewing (it died, or lost the network), another takes its shards after about this time, and the fleet's leader
+ * assigns them on its next round (every half of it); when the dead instance was the leader, its leader's lock
+ * expires after this time too, and a new leader makes the round
  * @param windowChanges the most changes Redis keeps of each table for resumes: a client that resumes after an
  * older change is told to refetch ({@code INVALID_CURSOR})
  * @param windowAge how long Redis keeps a change for resumes (within {@code window-changes})

@@ -160,6 +160,9 @@ final class ShardLeases implements AutoCloseable {
 			// leader's shards move on as fast as another dead worker's (KCL's own default is 2 minutes).
 			.dynamoDbLockBasedLeaderLeaseDurationInMillis(failover)
 			.dynamoDbLockBasedLeaderHeartbeatPeriodInMillis(Math.max(200, failover / 3))
+			// The leader's round of assignments every half failover time, not KCL's two: an expired lease waits for
+			// the next round, and the round reads the lease and worker tables, a few calls.
+			.leaseAssignmentIntervalMillis(Math.max(500, failover / 2))
 			.shardSyncIntervalMillis(0)
 			.leasesRecoveryAuditorInconsistencyConfidenceThreshold(0);
 		var coordinator = configs.coordinatorConfig()
