@@ -17,6 +17,10 @@ import dev.dynamorelay.pagination.Paginator;
  * What one subscription keeps live: a connection's reads for one query (its partition, key condition and
  * filters, the caller's owner filters among them), and how a stream record becomes a change of it.
  *
+ * <p>Equal queries make every record the same change: the connection's definition (one per declared connection),
+ * its arguments and the caller's owner filters are all in the query, so {@link TableSubscribers} judges a record
+ * once for all the subscribers of equal queries. Anything else a change came to depend on must be a component.
+ *
  * @param field the subscription field, for meters (e.g. {@code Subscription.purchaseChanges})
  * @param definition the connection's definition
  * @param query the query its pages would read

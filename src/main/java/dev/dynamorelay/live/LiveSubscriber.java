@@ -165,11 +165,33 @@ final class LiveSubscriber {
 
 	/** A record of the subscription's table (and, for a Query, of its partition before or after). */
 	void offer(ChangeRecord record) {
+		if (wants()) {
+			offer(record, judge(record));
+		}
+	}
+
+	/** Whether it takes live changes now: not ended, and attached to its connection. */
+	boolean wants() {
+		return !this.done && this.account != null;
+	}
+
+	/**
+	 * The change {@code record} is for its query: the same for every subscriber of an equal query, which
+	 * {@link TableSubscribers} judges once for all of them.
+	 */
+	Optional<Change> judge(ChangeRecord record) {
+		return this.query.change(record, this.paginator);
+	}
+
+	/**
+	 * A record of the subscription's table with the change it is for its query, judged already ({@link #judge}), by
+	 * this subscriber or another of an equal query: the change may be the very object others are handed too.
+	 */
+	void offer(ChangeRecord record, Optional<Change> change) {
 		SubscriptionBytes account = this.account;
 		if (this.done || account == null) {
 			return;
 		}
-		var change = this.query.change(record, this.paginator);
 		if (change.isEmpty()) {
 			return;
 		}

@@ -1,5 +1,6 @@
 package dev.dynamorelay.live;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The subscribers of one table, by the partition each reads ({@link PartitionKey}) or the whole table, and the
  * routing of the table's records to those they may concern: the subscribers of the partitions the record's item
  * is in, before or after the write, and those that read the whole table. A record is judged against no other
- * subscriber.
+ * subscriber. Subscribers of equal {@link LiveQuery queries} share the judging: a record is judged once for them all.
  */
 final class TableSubscribers implements Consumer<ChangeRecord> {
 
@@ -90,8 +91,19 @@ final class TableSubscribers implements Consumer<ChangeRecord> {
 			record.oldImage().ifPresent((image) -> add(candidates, attribute, image));
 			record.newImage().ifPresent((image) -> add(candidates, attribute, image));
 		}
+		// Subscribers of equal queries (the same connection, arguments and owner filters) get the same change:
+		// it is judged once for them all, and each takes it into its own buffer and bytes.
+		Map<LiveQuery, Optional<Change>> judged = new HashMap<>();
 		for (LiveSubscriber subscriber : candidates) {
-			subscriber.offer(record);
+			if (!subscriber.wants()) {
+				continue;
+			}
+			Optional<Change> change = judged.get(subscriber.query());
+			if (change == null) {
+				change = subscriber.judge(record);
+				judged.put(subscriber.query(), change);
+			}
+			subscriber.offer(record, change);
 		}
 	}
 
