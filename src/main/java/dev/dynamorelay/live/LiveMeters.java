@@ -19,6 +19,17 @@ public interface LiveMeters {
 	default void delivered(String field) {
 	}
 
+	/**
+	 * A change of {@code field} made into its answer: executed and serialized once for the subscriptions of one
+	 * shape (document, variables, caller's rights) that were handed it.
+	 */
+	default void serialized(String field) {
+	}
+
+	/** A change of {@code field} answered with the answer made for another subscription of its shape. */
+	default void shared(String field) {
+	}
+
 	/** A change of {@code field} merged into a later one of the same item, or lost with a dropped subscriber. */
 	default void dropped(String field, int changes) {
 	}

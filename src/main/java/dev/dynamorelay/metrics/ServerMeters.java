@@ -166,6 +166,25 @@ public class ServerMeters implements ConnectionMeters.Source, WriteMeters.Source
 	}
 
 	@Override
+	public void serialized(String field) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.changes.serialized",
+					"Changes executed and serialized once for the subscriptions of one shape", "subscription", field)
+				.increment();
+		}
+	}
+
+	@Override
+	public void shared(String field) {
+		if (this.enabled) {
+			liveCounter("dynamorelay.live.changes.shared",
+					"Changes answered with the answer made for another subscription of the same shape", "subscription",
+					field)
+				.increment();
+		}
+	}
+
+	@Override
 	public void dropped(String field, int changes) {
 		if (this.enabled && changes > 0) {
 			liveCounter("dynamorelay.live.changes.dropped",

@@ -11,6 +11,7 @@ import org.springframework.graphql.server.WebGraphQlResponse;
 import org.springframework.graphql.server.WebSocketGraphQlRequest;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.util.RawValue;
 
 import dev.dynamorelay.live.LiveMemory;
 
@@ -67,6 +68,10 @@ class LiveOutlets implements WebGraphQlInterceptor {
 		}
 		if (value instanceof CharSequence text) {
 			return text.length() + 2;
+		}
+		if (value instanceof RawValue json) {
+			// An answer serialized once for the subscriptions of its shape (SharedChanges): its JSON's length.
+			return String.valueOf(json.rawValue()).length();
 		}
 		if (depth > DEPTH) {
 			return 16;

@@ -3,8 +3,10 @@ package dev.dynamorelay.transport.graphql.live;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
+import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.execution.DataFetcherExceptionResolver;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
@@ -16,6 +18,7 @@ import dev.dynamorelay.access.Access;
 import dev.dynamorelay.budget.RequestBudgets;
 import dev.dynamorelay.dynamodb.tables.DeclaredTables;
 import dev.dynamorelay.live.LiveConnections;
+import dev.dynamorelay.live.LiveMeters;
 import dev.dynamorelay.transport.web.HttpLimitsProperties;
 
 /**
@@ -51,6 +54,18 @@ class LiveTransportConfiguration {
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
 				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
 				json, webSocket.sendTimeout());
+	}
+
+	/**
+	 * graphql-java's execution of subscriptions, where subscriptions of one shape share each change's answer; with
+	 * the exception handler Spring GraphQL gives the others, made of the same resolvers as Boot's.
+	 */
+	@Bean
+	GraphQlSourceBuilderCustomizer sharedChanges(ObjectProvider<DataFetcherExceptionResolver> resolvers, JsonMapper json,
+			ObjectProvider<LiveMeters> meters) {
+		return (builder) -> builder.configureGraphQl((graphQl) -> graphQl.subscriptionExecutionStrategy(new SharedChanges(
+				DataFetcherExceptionResolver.createExceptionHandler(resolvers.orderedStream().toList()), json,
+				meters.getIfAvailable(() -> LiveMeters.NONE))));
 	}
 
 	/** Ties each subscription to its transport connection's account of bytes. */
