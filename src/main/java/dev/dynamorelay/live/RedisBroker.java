@@ -98,6 +98,8 @@ final class RedisBroker implements AutoCloseable {
 
 	private volatile boolean connected = true;
 
+	private volatile boolean closed;
+
 	private volatile Runnable onLost = () -> {
 	};
 
@@ -201,7 +203,8 @@ final class RedisBroker implements AutoCloseable {
 
 			@Override
 			public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-				if (connection == RedisBroker.this.pubSub && RedisBroker.this.connected) {
+				// Closing the connections at the server's stop is no outage: the subscriptions were ended already.
+				if (connection == RedisBroker.this.pubSub && RedisBroker.this.connected && !RedisBroker.this.closed) {
 					RedisBroker.this.connected = false;
 					logger.warn("Redis at {} is unreachable: live subscriptions end UNAVAILABLE with where to resume, "
 							+ "and none are taken until it is back", safe(properties));
@@ -299,7 +302,11 @@ final class RedisBroker implements AutoCloseable {
 		Watch watch = this.watches.computeIfAbsent(channel, (key) -> new Watch());
 		if (watch.count++ == 0 || watch.subscribed.isCompletedExceptionally()) {
 			// The first watcher subscribes; a later one again when that subscription failed (Redis was away).
-			watch.subscribed = this.pubSub.async().subscribe(channel).toCompletableFuture();
+			watch.subscribed = this.pubSub.async().subscribe(channel).toCompletableFuture().whenComplete((done, failure) -> {
+				if (failure != null) {
+					logger.warn("Subscribing to {} in Redis failed: {}", channel, failure.toString());
+				}
+			});
 		}
 		this.released.remove(channel);
 		return watch.subscribed;
@@ -430,6 +437,7 @@ final class RedisBroker implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.closed = true;
 		try {
 			if (this.pubSub != null) {
 				this.pubSub.closeAsync().get(1, TimeUnit.SECONDS);

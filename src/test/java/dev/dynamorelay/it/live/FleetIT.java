@@ -257,6 +257,8 @@ class FleetIT {
 			assertThat(subscriber.next(Duration.ofSeconds(2))).as("no change twice").isNull();
 			subscriber.close();
 		}
+		assertThat(stopped.log()).as("a stop with Redis up is no outage of it")
+			.doesNotContain("is unreachable: live subscriptions end");
 		stopped.start();
 		stopped.awaitReady(Duration.ofSeconds(120));
 	}
