@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import dev.dynamorelay.bench.support.Bench;
 import dev.dynamorelay.bench.support.Processes;
+import dev.dynamorelay.bench.support.Subscriber;
 import dev.dynamorelay.bench.support.Stats;
 
 /**

@@ -4,31 +4,26 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 import dev.dynamorelay.bench.support.Bench;
 import dev.dynamorelay.bench.support.BenchData;
 import dev.dynamorelay.bench.support.Processes;
+import dev.dynamorelay.bench.support.Prometheus;
 import dev.dynamorelay.bench.support.Settings;
+import dev.dynamorelay.bench.support.Stamp;
+import dev.dynamorelay.bench.support.StampedWrites;
 import dev.dynamorelay.bench.support.Stats;
+import dev.dynamorelay.bench.support.StreamPoller;
+import dev.dynamorelay.bench.support.Subscriber;
 
 /**
  * The benchmark's live section ({@code BENCH_ONLY=live}): how soon a write made straight to DynamoDB reaches the
@@ -47,15 +42,6 @@ import dev.dynamorelay.bench.support.Stats;
  * 1,000 users) minus without any, / 1,000.
  */
 public final class Live {
-
-	static final String CHANGES = """
-			subscription($userId: String!, $minAmount: Float) { purchaseChanges(userId: $userId, minAmount: $minAmount) {
-			  kind eventId edge { cursor node { id purchasedAt product amount } } } }""";
-
-	/** The stamp of a write, in its {@code product}: the sequence number and the send time follow it. */
-	static final String STAMP = "live ";
-
-	static final String STAMPED = "\"product\":\"" + STAMP;
 
 	/** The issue's target: the p99 at 1,000 subscribers within this of the floor's. */
 	private static final double P99_OVER_FLOOR_MS = 100;
@@ -81,10 +67,7 @@ public final class Live {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
-	/** Every purchase written has its own {@code purchasedAt}. */
-	private final AtomicLong clock = new AtomicLong(BenchData.T0 + 200L * 365 * 24 * 3_600_000L);
-
-	private final AtomicLong sequence = new AtomicLong();
+	private final StampedWrites writes;
 
 	/** The window measured now, or null between windows (priming, draining). */
 	private volatile Window current;
@@ -95,6 +78,7 @@ public final class Live {
 		this.dynamoDbEndpoint = dynamoDbEndpoint;
 		this.serverPid = serverPid;
 		this.port = port;
+		this.writes = new StampedWrites(dynamoDb);
 	}
 
 	/** The server's arguments for this section: more subscriptions for one caller than the section opens. */
@@ -109,16 +93,9 @@ public final class Live {
 	public void run() throws Exception {
 		System.out.printf("Live: %d s of warm-up, %d s a configuration, %.0f writes/s ...%n", this.warmUp.toSeconds(),
 				this.window.toSeconds(), this.rate);
-		try (DynamoDbStreamsAsyncClient streams = DynamoDbStreamsAsyncClient.builder()
-			.httpClientBuilder(NettyNioAsyncHttpClient.builder())
-			.endpointOverride(this.dynamoDbEndpoint)
-			.region(Region.US_EAST_1)
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
-			.build()) {
-			StreamPoller reader = new StreamPoller(streams, this.dynamoDb, this);
-			Thread poller = new Thread(reader::run, "bench-stream-poller");
-			poller.setDaemon(true);
-			poller.start();
+		try (DynamoDbStreamsAsyncClient streams = StreamPoller.client(this.dynamoDbEndpoint)) {
+			StreamPoller reader = new StreamPoller(streams, this.dynamoDb, (stamp, at) -> seen(stamp, at, false));
+			Thread poller = reader.start();
 			warmUp();
 			for (Shape shape : List.of(new Shape(1, 1, "1 subscriber"), new Shape(100, 10, "100 subscribers over 10 users"),
 					new Shape(100, 100, "100 subscribers, one on each of 100 users"),
@@ -144,7 +121,7 @@ public final class Live {
 			long end = System.nanoTime() + this.warmUp.toNanos();
 			long writes = 0;
 			while (System.nanoTime() < end) {
-				put((int) (writes++ % 10));
+				this.writes.put((int) (writes++ % 10));
 				TimeUnit.NANOSECONDS.sleep((long) (1e9 / this.rate / 5));
 			}
 			Thread.sleep(2_000);
@@ -161,10 +138,11 @@ public final class Live {
 		try {
 			prime(subscribers, shape.users());
 			double dropped = scrape("dynamorelay_live_changes_dropped_total");
-			Window window = new Window(this.sequence.get() + 1);
+			Window window = new Window(this.writes.next());
 			long cpu = Processes.processCpuNanos(this.serverPid);
 			this.current = window;
-			long writes = write(this.window, shape.users());
+			long writes = this.writes.write(this.window, this.rate, (n) -> n % shape.users(), (stamp, u) -> {
+			});
 			cpu = Processes.processCpuNanos(this.serverPid) - cpu;
 			// Changes of the last writes on their way: the floor's poll interval and then some.
 			Thread.sleep(2_000);
@@ -232,17 +210,10 @@ public final class Live {
 			for (int i = c * each; i < (c + 1) * each; i++) {
 				userIds.add(BenchData.userId(i % users));
 			}
-			Subscriber subscriber = new Subscriber(this, userIds);
+			Subscriber subscriber = new Subscriber(userIds,
+					(from, message, stampAt, at) -> seen(Stamp.parse(message, stampAt), at, true));
 			subscribers.add(subscriber);
-			this.http.newWebSocketBuilder()
-				.subprotocols("graphql-transport-ws")
-				.connectTimeout(Duration.ofSeconds(10))
-				.buildAsync(URI.create("ws://127.0.0.1:" + this.port + "/graphql"), subscriber)
-				.whenComplete((socket, failure) -> {
-					if (failure != null) {
-						subscriber.failed(failure);
-					}
-				});
+			subscriber.connect(this.http, this.port);
 			acknowledged.add(subscriber.subscribed.whenComplete((done, failure) -> opening.release()));
 		}
 		CompletableFuture.allOf(acknowledged.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -278,63 +249,20 @@ public final class Live {
 							.orElse(null));
 			}
 			for (int u = 0; u < Math.min(users, subscribers.size()); u++) {
-				put(u);
+				this.writes.put(u);
 			}
 			Thread.sleep(1_000);
 		}
 	}
 
 	/**
-	 * Writes for {@code duration} at {@link #rate} a second on average (uniform random gaps between 0.5 and 1.5
-	 * times the mean, so that the writes keep no phase with the poll interval), to the users in turn.
-	 */
-	private long write(Duration duration, int users) throws InterruptedException {
-		long end = System.nanoTime() + duration.toNanos();
-		long mean = (long) (1e9 / this.rate);
-		long next = System.nanoTime();
-		long writes = 0;
-		while (next < end) {
-			long wait = next - System.nanoTime();
-			if (wait > 0) {
-				TimeUnit.NANOSECONDS.sleep(wait);
-			}
-			put((int) (writes % users));
-			writes++;
-			next += (long) (mean * (0.5 + ThreadLocalRandom.current().nextDouble()));
-		}
-		return writes;
-	}
-
-	/** A PutItem of a new purchase of user {@code u}, stamped with its sequence number and send time. */
-	private void put(int u) {
-		long sequence = this.sequence.incrementAndGet();
-		Map<String, AttributeValue> item = new HashMap<>();
-		item.put("userId", AttributeValue.fromS(BenchData.userId(u)));
-		item.put("purchasedAt", AttributeValue.fromN(Long.toString(this.clock.incrementAndGet())));
-		item.put("category", AttributeValue.fromS(BenchData.category(u % BenchData.CATEGORIES)));
-		item.put("amount", AttributeValue.fromN("50"));
-		item.put("product", AttributeValue.fromS(STAMP + sequence + " " + System.nanoTime()));
-		this.dynamoDb.putItem((put) -> put.tableName("UserPurchases").item(item)).join();
-	}
-
-	/**
 	 * A stamped write seen, by a subscriber or by the raw reader: its latency goes to the window measured, if it
 	 * was written in it.
 	 */
-	void seen(String text, int from, long at, boolean delivered) {
+	void seen(Stamp stamp, long at, boolean delivered) {
 		Window window = this.current;
-		if (window == null) {
-			return;
-		}
-		int space = text.indexOf(' ', from);
-		int end = space + 1;
-		while (end < text.length() && (Character.isDigit(text.charAt(end)) || text.charAt(end) == '-')) {
-			end++;
-		}
-		long sequence = Long.parseLong(text.substring(from, space));
-		long sent = Long.parseLong(text.substring(space + 1, end));
-		if (sequence >= window.first) {
-			(delivered ? window.delivered : window.seen).add(at - sent);
+		if (window != null && stamp.sequence() >= window.first) {
+			(delivered ? window.delivered : window.seen).add(at - stamp.sent());
 		}
 	}
 
@@ -342,13 +270,7 @@ public final class Live {
 	double scrape(String meter) throws Exception {
 		String text = this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/prometheus"))
 			.build(), HttpResponse.BodyHandlers.ofString()).body();
-		double sum = 0;
-		for (String line : text.split("\n")) {
-			if (line.startsWith(meter + "{") || line.startsWith(meter + " ")) {
-				sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-			}
-		}
-		return sum;
+		return Prometheus.sum(text, meter);
 	}
 
 	void close(List<Subscriber> subscribers) throws Exception {

@@ -1,6 +1,7 @@
-package dev.dynamorelay.bench.live;
+package dev.dynamorelay.bench.support;
 
 import java.math.BigInteger;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
@@ -17,11 +22,12 @@ import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
- * The live section's floor: reads the purchases' stream in this JVM as the server's reader does (every open shard
+ * The live sections' floor: reads the purchases' stream in this JVM as the server's reader does (every open shard
  * from its newest record, one GetRecords at a time per shard, at once again after a read that found records, after
- * the server's default poll interval after one that found none) and times each stamped write it sees.
+ * the server's default poll interval after one that found none) and hands each {@link Stamp} it sees to its
+ * {@link Seen}.
  */
-final class StreamPoller {
+public final class StreamPoller {
 
 	/** The server's default poll interval while a table has subscribers ({@code dynamo-relay.live.poll-interval}). */
 	private static final Duration POLL = Duration.ofMillis(50);
@@ -31,23 +37,49 @@ final class StreamPoller {
 	private final DynamoDbAsyncClient dynamoDb;
 
 	/** Where each stamped write seen is timed. */
-	private final Live live;
+	private final Seen seen;
 
 	private volatile boolean stopped;
 
-	StreamPoller(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, Live live) {
+	/** Where the poller hands each stamped write it sees. */
+	public interface Seen {
+
+		/** The record of the write {@code stamp} read {@code at} ({@link System#nanoTime()}). */
+		void seen(Stamp stamp, long at);
+
+	}
+
+	public StreamPoller(DynamoDbStreamsAsyncClient streams, DynamoDbAsyncClient dynamoDb, Seen seen) {
 		this.streams = streams;
 		this.dynamoDb = dynamoDb;
-		this.live = live;
+		this.seen = seen;
+	}
+
+	/** A DynamoDB Streams client of the benchmark's DynamoDB at {@code endpoint} (Netty's, as the server's reader had). */
+	public static DynamoDbStreamsAsyncClient client(URI endpoint) {
+		return DynamoDbStreamsAsyncClient.builder()
+			.httpClientBuilder(NettyNioAsyncHttpClient.builder())
+			.endpointOverride(endpoint)
+			.region(Region.US_EAST_1)
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
+			.build();
+	}
+
+	/** Reads in a daemon thread of its own until {@link #stop()}; returns the thread. */
+	public Thread start() {
+		Thread poller = new Thread(this::run, "bench-stream-poller");
+		poller.setDaemon(true);
+		poller.start();
+		return poller;
 	}
 
 	/** Stops the loop of {@link #run()} after its round. */
-	void stop() {
+	public void stop() {
 		this.stopped = true;
 	}
 
 	/** Reads until {@link #stop()}, from the newest record of every shard open now. */
-	void run() {
+	public void run() {
 		String arn = this.dynamoDb.describeTable((describe) -> describe.tableName("UserPurchases")).join()
 			.table()
 			.latestStreamArn();
@@ -106,8 +138,8 @@ final class StreamPoller {
 			last.put(shardId, new BigInteger(record.dynamodb().sequenceNumber()));
 			if (record.dynamodb().hasNewImage()) {
 				AttributeValue product = record.dynamodb().newImage().get("product");
-				if (product != null && product.s() != null && product.s().startsWith(Live.STAMP)) {
-					this.live.seen(product.s(), Live.STAMP.length(), seen, false);
+				if (product != null && product.s() != null && product.s().startsWith(Stamp.PREFIX)) {
+					this.seen.seen(Stamp.parse(product.s(), Stamp.PREFIX.length()), seen);
 				}
 			}
 		}

@@ -1,6 +1,9 @@
-package dev.dynamorelay.bench.live;
+package dev.dynamorelay.bench.support;
 
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -11,26 +14,43 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One subscriber on a WebSocket connection of its own, speaking {@code graphql-transport-ws}: connection_init,
- * a subscribe (or several, each with its own id) once acknowledged, pong to each ping; each change it receives
- * is timed.
+ * One WebSocket connection of the live sections' subscribers, speaking {@code graphql-transport-ws} on
+ * {@code java.net.http}: connection_init, a subscribe to {@link #PURCHASE_CHANGES} for each of its users (ids 1,
+ * 2, ...) once acknowledged, pong to each ping; each change it receives, which must carry a {@link Stamp}, goes to
+ * its {@link Changes}.
  */
-final class Subscriber implements WebSocket.Listener {
+public final class Subscriber implements WebSocket.Listener {
+
+	/** The sample's subscription the live sections measure. */
+	public static final String PURCHASE_CHANGES = """
+			subscription($userId: String!, $minAmount: Float) { purchaseChanges(userId: $userId, minAmount: $minAmount) {
+			  kind eventId edge { cursor node { id purchasedAt product amount } } } }""";
 
 	private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-	/** Where each change it receives is timed. */
-	private final Live live;
+	/** Where a subscriber hands each stamped change it receives. */
+	public interface Changes {
+
+		/**
+		 * A {@code next} message received {@code at} ({@link System#nanoTime()}) by {@code subscriber}, its stamp's
+		 * text just after {@code stampAt}.
+		 */
+		void next(Subscriber subscriber, String message, int stampAt, long at);
+
+	}
+
+	private final Changes changes;
 
 	/** The user of each subscription. */
 	private final List<String> userIds;
 
 	/** Completes once the subscribe messages are sent (or the connection failed). */
-	final CompletableFuture<Void> subscribed = new CompletableFuture<>();
+	public final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
-	final LongAdder received = new LongAdder();
+	public final LongAdder received = new LongAdder();
 
-	volatile Object failure;
+	/** Why the connection failed (a message or an exception), null while it has not. */
+	public volatile Object failure;
 
 	private volatile WebSocket socket;
 
@@ -41,9 +61,27 @@ final class Subscriber implements WebSocket.Listener {
 	/** The last send: java.net.http takes one at a time. */
 	private CompletableFuture<WebSocket> sending;
 
-	Subscriber(Live live, List<String> userIds) {
-		this.live = live;
+	public Subscriber(List<String> userIds, Changes changes) {
 		this.userIds = userIds;
+		this.changes = changes;
+	}
+
+	/** Opens its connection to the server's {@code /graphql} on {@code port}; {@link #subscribed} tells when it is done. */
+	public void connect(HttpClient http, int port) {
+		http.newWebSocketBuilder()
+			.subprotocols("graphql-transport-ws")
+			.connectTimeout(Duration.ofSeconds(10))
+			.buildAsync(URI.create("ws://127.0.0.1:" + port + "/graphql"), this)
+			.whenComplete((socket, failure) -> {
+				if (failure != null) {
+					failed(failure);
+				}
+			});
+	}
+
+	/** The users of its subscriptions, subscription id i + 1 the i-th. */
+	public List<String> userIds() {
+		return this.userIds;
 	}
 
 	@Override
@@ -70,17 +108,17 @@ final class Subscriber implements WebSocket.Listener {
 	private void handle(String message, long at) {
 		if (message.contains("\"type\":\"next\"")) {
 			this.received.increment();
-			int stamp = message.indexOf(Live.STAMPED);
+			int stamp = message.indexOf(Stamp.IN_JSON);
 			if (stamp < 0 || message.contains("\"errors\"")) {
 				failed(message);
 				return;
 			}
-			this.live.seen(message, stamp + Live.STAMPED.length(), at, true);
+			this.changes.next(this, message, stamp + Stamp.IN_JSON.length(), at);
 		}
 		else if (message.contains("\"type\":\"connection_ack\"")) {
 			for (int i = 0; i < this.userIds.size(); i++) {
 				Map<String, Object> subscribe = Map.of("id", Integer.toString(i + 1), "type", "subscribe", "payload",
-						Map.of("query", Live.CHANGES, "variables", Map.of("userId", this.userIds.get(i), "minAmount", 10)));
+						Map.of("query", PURCHASE_CHANGES, "variables", Map.of("userId", this.userIds.get(i), "minAmount", 10)));
 				send(JSON.writeValueAsString(subscribe));
 			}
 			this.subscribed.complete(null);
@@ -110,14 +148,14 @@ final class Subscriber implements WebSocket.Listener {
 		failed(error);
 	}
 
-	void failed(Object why) {
+	public void failed(Object why) {
 		if (this.failure == null) {
 			this.failure = why;
 		}
 		this.subscribed.complete(null);
 	}
 
-	void close() {
+	public void close() {
 		this.closing = true;
 		WebSocket webSocket = this.socket;
 		if (webSocket != null) {
