@@ -18,6 +18,7 @@ import dev.dynamorelay.bench.abuse.Abuse;
 import dev.dynamorelay.bench.engine.EngineSpeed;
 import dev.dynamorelay.bench.export.Export;
 import dev.dynamorelay.bench.fairness.Fairness;
+import dev.dynamorelay.bench.fleet.Fleet;
 import dev.dynamorelay.bench.live.Live;
 import dev.dynamorelay.bench.pages.Pages;
 import dev.dynamorelay.bench.startup.Startup;
@@ -37,7 +38,8 @@ import dev.dynamorelay.bench.writes.Writes;
  * <p>Starts the engine on its own (the jar's {@code dynamodb} command, {@link BenchDynamoDb}) and the server jar
  * as child processes, the server pointed at the engine, loads {@link BenchData}, runs the sections that
  * {@code BENCH_ONLY} names (each in a package of its own: {@code pages}, {@code fairness}, {@code export},
- * {@code startup}, {@code abuse}, {@code writes}, {@code live}, {@code engine}), prints one table and writes it to
+ * {@code startup}, {@code abuse}, {@code writes}, {@code live}, {@code engine}; {@code fleet} starts processes of its
+ * own), prints one table and writes it to
  * {@code target/bench/results.md} and {@code results.json}. Ratios are taken from samples measured interleaved
  * (A, B, A, B, ...), so both sides see the same machine at the same time.
  */
@@ -54,6 +56,12 @@ public final class Benchmark {
 		Files.createDirectories(out);
 		long started = System.nanoTime();
 		Report report = new Report();
+		if ("fleet".equals(System.getenv("BENCH_ONLY"))) {
+			// Three instances of a fleet, their own engine and Redis (Fleet), without the server below.
+			new Fleet(report, out).run();
+			report.write(out, (System.nanoTime() - started) / 1e9);
+			System.exit(0);
+		}
 		if ("engine".equals(System.getenv("BENCH_ONLY"))) {
 			// The engine beside dynalite (EngineSpeed), without the server.
 			new EngineSpeed(new Bench(report, null, null, 0), jar, out).run();

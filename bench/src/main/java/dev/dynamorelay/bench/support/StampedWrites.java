@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntUnaryOperator;
+import java.util.function.LongPredicate;
 import java.util.function.ObjIntConsumer;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -56,10 +57,18 @@ public final class StampedWrites {
 	public long write(Duration duration, double rate, IntUnaryOperator user, ObjIntConsumer<Stamp> written)
 			throws InterruptedException {
 		long end = System.nanoTime() + duration.toNanos();
+		return writeUntil((next) -> next >= end, rate, user, written);
+	}
+
+	/**
+	 * The same until {@code done} says so of the next write's time ({@link System#nanoTime()}), asked before each.
+	 */
+	public long writeUntil(LongPredicate done, double rate, IntUnaryOperator user, ObjIntConsumer<Stamp> written)
+			throws InterruptedException {
 		long mean = (long) (1e9 / rate);
 		long next = System.nanoTime();
 		long writes = 0;
-		while (next < end) {
+		while (!done.test(next)) {
 			long wait = next - System.nanoTime();
 			if (wait > 0) {
 				TimeUnit.NANOSECONDS.sleep(wait);

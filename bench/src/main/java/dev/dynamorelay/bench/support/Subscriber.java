@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import tools.jackson.databind.ObjectMapper;
@@ -49,6 +50,15 @@ public final class Subscriber implements WebSocket.Listener {
 
 	public final LongAdder received = new LongAdder();
 
+	/** Subscriptions refused UNAVAILABLE and sent again ({@link #resubscribing}). */
+	public final LongAdder resubscribed = new LongAdder();
+
+	/**
+	 * Whether a subscription refused {@code UNAVAILABLE} is sent again a second later, as the error tells a client
+	 * to (else it fails the connection's subscriber).
+	 */
+	private volatile boolean resubscribing;
+
 	/** Why the connection failed (a message or an exception), null while it has not. */
 	public volatile Object failure;
 
@@ -77,6 +87,12 @@ public final class Subscriber implements WebSocket.Listener {
 					failed(failure);
 				}
 			});
+	}
+
+	/** Sends a subscription refused {@code UNAVAILABLE} again a second later, counting it in {@link #resubscribed}. */
+	public Subscriber resubscribing() {
+		this.resubscribing = true;
+		return this;
 	}
 
 	/** The users of its subscriptions, subscription id i + 1 the i-th. */
@@ -117,11 +133,19 @@ public final class Subscriber implements WebSocket.Listener {
 		}
 		else if (message.contains("\"type\":\"connection_ack\"")) {
 			for (int i = 0; i < this.userIds.size(); i++) {
-				Map<String, Object> subscribe = Map.of("id", Integer.toString(i + 1), "type", "subscribe", "payload",
-						Map.of("query", PURCHASE_CHANGES, "variables", Map.of("userId", this.userIds.get(i), "minAmount", 10)));
-				send(JSON.writeValueAsString(subscribe));
+				subscribe(i + 1);
 			}
 			this.subscribed.complete(null);
+		}
+		else if (this.resubscribing && message.contains("\"type\":\"error\"") && message.contains("\"UNAVAILABLE\"")) {
+			int id = message.indexOf("\"id\":\"") + "\"id\":\"".length();
+			int subscription = Integer.parseInt(message, id, message.indexOf('"', id), 10);
+			this.resubscribed.increment();
+			CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS).execute(() -> {
+				if (!this.closing) {
+					subscribe(subscription);
+				}
+			});
 		}
 		else if (message.contains("\"type\":\"ping\"")) {
 			send("{\"type\":\"pong\"}");
@@ -129,6 +153,12 @@ public final class Subscriber implements WebSocket.Listener {
 		else if (!message.contains("\"type\":\"pong\"")) {
 			failed(message);
 		}
+	}
+
+	private void subscribe(int id) {
+		Map<String, Object> subscribe = Map.of("id", Integer.toString(id), "type", "subscribe", "payload",
+				Map.of("query", PURCHASE_CHANGES, "variables", Map.of("userId", this.userIds.get(id - 1), "minAmount", 10)));
+		send(JSON.writeValueAsString(subscribe));
 	}
 
 	private synchronized void send(String text) {
