@@ -328,6 +328,8 @@ public final class Fleet {
 		int holder = holder();
 		int held = leasesHeld();
 		ServerProcess killed = this.servers.get(holder);
+		// KCL's own meter: whether the instance was the leader, which alone assigns expired leases, lately.
+		boolean leader = Prometheus.sum(metrics(killed), "kcl_LeaderDecider:IsLeader_count_max") > 0;
 		long killedAt = System.nanoTime();
 		killed.kill();
 		long takenOver = -1;
@@ -341,7 +343,8 @@ public final class Fleet {
 		}
 		String takeover = (takenOver < 0) ? "not within %d s".formatted(TAKEOVER_PATIENCE.toSeconds())
 				: "%.2f s".formatted((takenOver - killedAt) / 1e9);
-		System.out.printf("  instance %d killed; the survivors hold %d lease(s) %s after%n", holder, held, takeover);
+		System.out.printf("  instance %d killed (%s KCL's leader); the survivors hold %d lease(s) %s after%n", holder,
+				leader ? "also" : "not", held, takeover);
 		Thread.sleep(AFTER_TAKEOVER.toMillis());
 		stop.set(true);
 		writer.join();
@@ -372,8 +375,9 @@ public final class Fleet {
 		double[] floor = range.floorMs();
 		this.report.row("fleet: the lease holder SIGKILLed while writes go on (%.0f/s): longest time without a delivery at the surviving instances' subscribers"
 			.formatted(this.rate), "%.2f s".formatted((gap[1] - gap[0]) / 1e9), "-",
-				"from %+.2f s to %+.2f s of the kill; the survivors held the lease %s after it (failover-time %d s)".formatted(
-						(gap[0] - killedAt) / 1e9, (gap[1] - killedAt) / 1e9, takeover, this.failover.toSeconds()),
+				"from %+.2f s to %+.2f s of the kill; the survivors held the lease %s after it (failover-time %d s); the killed instance was %s KCL's leader"
+					.formatted((gap[0] - killedAt) / 1e9, (gap[1] - killedAt) / 1e9, takeover, this.failover.toSeconds(),
+							leader ? "also" : "not"),
 				"-", null);
 		this.report.row("... the writes sent in that gap: PutItem -> change at the surviving subscribers, p50 / max",
 				(gapLatencies.length == 0) ? "-"
@@ -408,6 +412,7 @@ public final class Fleet {
 					.formatted(leases[0], leases[1], leases[2], holder),
 				"-", null);
 		this.report.figure("fleetKillGapSeconds", (gap[1] - gap[0]) / 1e9);
+		this.report.figure("fleetKillLeader", leader);
 		this.report.figure("fleetKillTakeoverSeconds", (takenOver < 0) ? null : (takenOver - killedAt) / 1e9);
 		this.report.figure("fleetKillMissing", range.expected() - range.received());
 		this.report.figure("fleetKillTwice", range.twice());
