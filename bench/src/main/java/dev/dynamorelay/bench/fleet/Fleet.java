@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -15,10 +14,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntPredicate;
-import java.util.stream.Collectors;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -66,24 +61,12 @@ public final class Fleet {
 
 	static final int CONNECTIONS = SUBSCRIPTIONS / PER_CONNECTION;
 
-	private static final int INSTANCES = 3;
+	static final int INSTANCES = 3;
 
 	/** The target: the p99 within this of the raw reader's. */
 	private static final double P99_OVER_FLOOR_MS = 100;
 
 	private static final String LEASE_TABLE = "bench-fleet-leases";
-
-	/** The writes before the kill. */
-	private static final Duration BEFORE_KILL = Duration.ofSeconds(10);
-
-	/** How long the survivors may take to hold the lease again. */
-	private static final Duration TAKEOVER_PATIENCE = Duration.ofSeconds(300);
-
-	/** The writes after the survivors hold the lease again. */
-	private static final Duration AFTER_TAKEOVER = Duration.ofSeconds(20);
-
-	/** How long the changes on their way after the writes may take to arrive. */
-	private static final Duration DRAIN = Duration.ofSeconds(60);
 
 	/** Connections opened at once. */
 	private static final int OPENING = 32;
@@ -226,7 +209,7 @@ public final class Fleet {
 		Thread.sleep(3_000);
 		steady(writes);
 		heapRow(without, with);
-		kill(writes);
+		new KillPhase(this, this.report, this.deliveries, this.servers, this.subscribers, this.rate, this.failover).run(writes);
 	}
 
 	/** The steady window: every instance up, writes at the rate. */
@@ -302,120 +285,6 @@ public final class Fleet {
 						Stats.mb(with[2]), Stats.mb(without[2])),
 				"-", null);
 		this.report.figure("fleetHeapPerIdleSubscriberKb", perSubscriber);
-	}
-
-	/**
-	 * Writes at the rate; {@link #BEFORE_KILL} in, SIGKILL to the instance holding the lease; the writes go on until
-	 * the surviving instances hold as many leases as the fleet held before, and {@link #AFTER_TAKEOVER} more. Then the
-	 * changes on their way (until every one has arrived, at most {@link #DRAIN}) and the killed instance's restart.
-	 */
-	private void kill(StampedWrites writes) throws Exception {
-		System.out.println("  killing the lease holder while writes go on ...");
-		long first = writes.next();
-		AtomicReference<Throwable> failed = new AtomicReference<>();
-		AtomicBoolean stop = new AtomicBoolean();
-		Thread writer = new Thread(() -> {
-			try {
-				writes.writeUntil((next) -> stop.get(), this.rate, (n) -> ThreadLocalRandom.current().nextInt(USERS),
-						this.deliveries::written);
-			}
-			catch (Throwable ex) {
-				failed.set(ex);
-			}
-		}, "bench-fleet-writer");
-		writer.start();
-		Thread.sleep(BEFORE_KILL.toMillis());
-		int holder = holder();
-		int held = leasesHeld();
-		ServerProcess killed = this.servers.get(holder);
-		// KCL's own meter: whether the instance was the leader, which alone assigns expired leases, lately.
-		boolean leader = Prometheus.sum(metrics(killed), "kcl_LeaderDecider:IsLeader_count_max") > 0;
-		long killedAt = System.nanoTime();
-		killed.kill();
-		long takenOver = -1;
-		long deadline = killedAt + TAKEOVER_PATIENCE.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (leasesHeld() >= held) {
-				takenOver = System.nanoTime();
-				break;
-			}
-			Thread.sleep(100);
-		}
-		String takeover = (takenOver < 0) ? "not within %d s".formatted(TAKEOVER_PATIENCE.toSeconds())
-				: "%.2f s".formatted((takenOver - killedAt) / 1e9);
-		System.out.printf("  instance %d killed (%s KCL's leader); the survivors hold %d lease(s) %s after%n", holder,
-				leader ? "also" : "not", held, takeover);
-		Thread.sleep(AFTER_TAKEOVER.toMillis());
-		stop.set(true);
-		writer.join();
-		long ended = System.nanoTime();
-		if (failed.get() != null) {
-			throw new IllegalStateException("the writes failed", failed.get());
-		}
-		// The surviving instances' subscriptions: connection c is on instance c % 3.
-		IntPredicate survivors = (s) -> (s / PER_CONNECTION) % INSTANCES != holder;
-		long last = writes.next();
-		long drain = System.nanoTime() + DRAIN.toNanos();
-		Deliveries.Range range = this.deliveries.range(first, last, survivors);
-		while (range.received() < range.expected() && System.nanoTime() < drain) {
-			Thread.sleep(1_000);
-			range = this.deliveries.range(first, last, survivors);
-		}
-		Thread.sleep(2_000);
-		range = this.deliveries.range(first, last, survivors);
-		long[] gap = range.longestGap(killedAt, ended);
-		Set<Long> sentInGap = range.writes().stream()
-			.filter((write) -> write.stamp().sent() >= gap[0] && write.stamp().sent() <= gap[1])
-			.map((write) -> write.stamp().sequence())
-			.collect(Collectors.toSet());
-		double[] gapLatencies = range.arrivals().stream()
-			.filter((arrival) -> sentInGap.contains(arrival.sequence()))
-			.mapToDouble((arrival) -> arrival.latency() / 1e6)
-			.toArray();
-		double[] floor = range.floorMs();
-		this.report.row("fleet: the lease holder SIGKILLed while writes go on (%.0f/s): longest time without a delivery at the surviving instances' subscribers"
-			.formatted(this.rate), "%.2f s".formatted((gap[1] - gap[0]) / 1e9), "-",
-				"from %+.2f s to %+.2f s of the kill; the survivors held the lease %s after it (failover-time %d s); the killed instance was %s KCL's leader"
-					.formatted((gap[0] - killedAt) / 1e9, (gap[1] - killedAt) / 1e9, takeover, this.failover.toSeconds(),
-							leader ? "also" : "not"),
-				"-", null);
-		this.report.row("... the writes sent in that gap: PutItem -> change at the surviving subscribers, p50 / max",
-				(gapLatencies.length == 0) ? "-"
-						: "%s / %s".formatted(Stats.ms(Stats.percentile(gapLatencies, 50)),
-								Stats.ms(Stats.percentile(gapLatencies, 100))),
-				"-", "%d writes, %,d changes".formatted(sentInGap.size(), gapLatencies.length), "-", null);
-		long survivorsFailed = 0;
-		for (int c = 0; c < CONNECTIONS; c++) {
-			if (c % INSTANCES != holder && this.subscribers.get(c).failure != null) {
-				survivorsFailed++;
-			}
-		}
-		this.report.row("... changes delivered / expected at the surviving instances' subscribers, from %.0f s before the kill to %.0f s after the takeover (writes x their subscribers of the user), twice, to another user, their connections failed"
-			.formatted((double) BEFORE_KILL.toSeconds(), (double) AFTER_TAKEOVER.toSeconds()),
-				"%,d / %,d, %d twice, %d to another user, %d failed".formatted(range.received(), range.expected(),
-						range.twice(), range.wrongUser(), survivorsFailed),
-				"%,d of %,d writes seen".formatted(floor.length, range.writes().size()),
-				"%,d missing".formatted(range.expected() - range.received()), "no change missing, none twice",
-				range.received() == range.expected() && range.twice() == 0 && range.wrongUser() == 0 && survivorsFailed == 0);
-		System.out.printf("  (%,d writes in %.0f s); starting instance %d again ...%n", range.writes().size(),
-				(ended - killedAt) / 1e9 + BEFORE_KILL.toSeconds(), holder);
-		long restarting = System.nanoTime();
-		killed.start();
-		killed.awaitReady(Duration.ofSeconds(180));
-		long ready = System.nanoTime();
-		int[] leases = new int[INSTANCES];
-		for (int i = 0; i < INSTANCES; i++) {
-			leases[i] = (int) Prometheus.sum(metrics(this.servers.get(i)), "dynamorelay_live_fleet_leases");
-		}
-		this.report.row("... the killed instance started again: ready after", "%.1f s".formatted((ready - restarting) / 1e9),
-				"-", "leases held then, instance by instance: %d, %d, %d (instance %d was killed)"
-					.formatted(leases[0], leases[1], leases[2], holder),
-				"-", null);
-		this.report.figure("fleetKillGapSeconds", (gap[1] - gap[0]) / 1e9);
-		this.report.figure("fleetKillLeader", leader);
-		this.report.figure("fleetKillTakeoverSeconds", (takenOver < 0) ? null : (takenOver - killedAt) / 1e9);
-		this.report.figure("fleetKillMissing", range.expected() - range.received());
-		this.report.figure("fleetKillTwice", range.twice());
 	}
 
 	/**
@@ -544,7 +413,7 @@ public final class Fleet {
 	 * The server's {@code /actuator/prometheus}, asked again for up to 60 s when it does not answer within the
 	 * fixture's 5 s: on two cores shared with other work a scrape can take that long.
 	 */
-	private static String metrics(ServerProcess server) throws Exception {
+	static String metrics(ServerProcess server) throws Exception {
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 		while (true) {
 			try {
@@ -558,12 +427,12 @@ public final class Fleet {
 		}
 	}
 
-	private int leasesHeld() throws Exception {
+	int leasesHeld() throws Exception {
 		return (int) sum("dynamorelay_live_fleet_leases");
 	}
 
 	/** The instance holding a lease (the most, if more than one does). */
-	private int holder() throws Exception {
+	int holder() throws Exception {
 		int holder = -1;
 		double most = 0;
 		for (int i = 0; i < INSTANCES; i++) {
