@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -85,20 +84,7 @@ class FleetIT {
 			.build();
 		// The first makes the tables; the other two start beside each other once they exist.
 		this.servers.add(server(0));
-		ExecutorService starts = Executors.newFixedThreadPool(2);
-		try {
-			List<Future<ServerProcess>> started = new ArrayList<>();
-			for (int i = 1; i <= 2; i++) {
-				int index = i;
-				started.add(starts.submit((Callable<ServerProcess>) () -> server(index)));
-			}
-			for (Future<ServerProcess> each : started) {
-				this.servers.add(each.get());
-			}
-		}
-		finally {
-			starts.shutdown();
-		}
+		this.servers.addAll(ServerProcess.beside(1, 3, this::server));
 		// A change reaches subscribers once an instance holds the shard's lease (KCL's first start waits a while).
 		long deadline = System.nanoTime() + FIRST.toNanos();
 		while (leasesHeld() < 1) {
@@ -118,7 +104,9 @@ class FleetIT {
 				"--dynamo-relay.cursor.secret=fleet-it-secret-fleet-it-secret-fleet-it-secret",
 				"--dynamo-relay.live.broker=redis", "--dynamo-relay.live.fleet.redis-url=" + this.redis.url(),
 				"--dynamo-relay.live.fleet.failover-time=" + FAILOVER.toSeconds() + "s",
-				"--dynamo-relay.live.fleet.lease-table=" + leaseTable));
+				"--dynamo-relay.live.fleet.lease-table=" + leaseTable,
+				// KCL's lease and leader lines in the servers' logs, which a failed wait for a change shows.
+				"--logging.level.software.amazon.kinesis=INFO"));
 	}
 
 	@AfterAll
@@ -182,12 +170,7 @@ class FleetIT {
 	void aKilledLeaseHolderHandsItsShardToAnotherAndNoChangeIsLostOrRepeated() throws Exception {
 		int holder = holder();
 		String user = user("kill");
-		List<SseSubscription> subscribers = new ArrayList<>();
-		for (int i = 0; i < this.servers.size(); i++) {
-			if (i != holder) {
-				subscribers.add(subscribe(this.servers.get(i), user, null));
-			}
-		}
+		List<SseSubscription> subscribers = subscribeAtAllBut(holder, user);
 		List<String> written = new ArrayList<>(write(user, 5));
 		for (SseSubscription subscriber : subscribers) {
 			assertThat(products(subscriber, 5)).isEqualTo(written);
@@ -232,12 +215,7 @@ class FleetIT {
 	void aLeaseHolderStoppedDuringABurstOfWritesLosesNothing() throws Exception {
 		int holder = holder();
 		String user = user("stop");
-		List<SseSubscription> subscribers = new ArrayList<>();
-		for (int i = 0; i < this.servers.size(); i++) {
-			if (i != holder) {
-				subscribers.add(subscribe(this.servers.get(i), user, null));
-			}
-		}
+		List<SseSubscription> subscribers = subscribeAtAllBut(holder, user);
 		List<String> written = new ArrayList<>(write(user, 10));
 		ServerProcess stopped = this.servers.get(holder);
 		Thread stopping = new Thread(() -> {
@@ -248,15 +226,21 @@ class FleetIT {
 				Thread.currentThread().interrupt();
 			}
 		});
+		long stoppedAt = System.nanoTime();
 		stopping.start();
 		written.addAll(write(user, 30));
 		stopping.join();
 		written.addAll(write(user, 5));
 		for (SseSubscription subscriber : subscribers) {
-			assertThat(products(subscriber, written.size())).isEqualTo(written);
+			// What is asserted is that nothing is lost or repeated; the handover's time is printed (once, of four runs
+			// here, it took over 30 s: its cause is still to be found, and the wait is longer than the kill test's).
+			assertThat(products(subscriber, written.size(), Duration.ofSeconds(90), this.servers))
+				.isEqualTo(written);
 			assertThat(subscriber.next(Duration.ofSeconds(2))).as("no change twice").isNull();
 			subscriber.close();
 		}
+		System.out.printf("FleetIT: after the holder's SIGTERM during the writes, every change had arrived %d ms after "
+				+ "the stop began%n", (System.nanoTime() - stoppedAt) / 1_000_000);
 		assertThat(stopped.log()).as("a stop with Redis up is no outage of it")
 			.doesNotContain("is unreachable: live subscriptions end");
 		stopped.start();
@@ -352,6 +336,17 @@ class FleetIT {
 				+ ") { kind eventId edge { node { product } } deletedId } }");
 	}
 
+	/** A subscriber of {@code user} at each instance but the one at {@code holder}. */
+	private List<SseSubscription> subscribeAtAllBut(int holder, String user) throws InterruptedException {
+		List<SseSubscription> subscribers = new ArrayList<>();
+		for (int i = 0; i < this.servers.size(); i++) {
+			if (i != holder) {
+				subscribers.add(subscribe(this.servers.get(i), user, null));
+			}
+		}
+		return subscribers;
+	}
+
 	private static SseSubscription subscribe(ServerProcess server, String user, String after) throws InterruptedException {
 		return new SseSubscription(server.uri("/graphql"), query(user, after)).awaitSubscribed(Duration.ofSeconds(20));
 	}
@@ -372,10 +367,28 @@ class FleetIT {
 	}
 
 	private static List<JsonNode> changes(SseSubscription subscriber, int count) throws InterruptedException {
+		return changes(subscriber, count, CHANGE, List.of());
+	}
+
+	/** The next {@code count} changes, each within {@code patience}; a failure shows the fleet's last lease lines. */
+	private static List<JsonNode> changes(SseSubscription subscriber, int count, Duration patience,
+			List<ServerProcess> fleet) throws InterruptedException {
 		List<JsonNode> changes = new ArrayList<>();
 		for (int i = 0; i < count; i++) {
-			String data = subscriber.next(CHANGE);
-			assertThat(data).as("change %d of %d within %s", i + 1, count, CHANGE).isNotNull().isNotEqualTo("complete");
+			String data = subscriber.next(patience);
+			if (data == null) {
+				StringBuilder leases = new StringBuilder();
+				for (ServerProcess server : fleet) {
+					List<String> lines = server.log().lines()
+						.filter((line) -> line.contains("LeaseAssignment") || line.contains("Lease")
+								|| line.contains("Shutdown") || line.contains("leader"))
+						.toList();
+					leases.append("\n== port ").append(server.port()).append('\n')
+						.append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size())));
+				}
+				assertThat(data).as("change %d of %d within %s%s", i + 1, count, patience, leases).isNotNull();
+			}
+			assertThat(data).as("change %d of %d within %s", i + 1, count, patience).isNotNull().isNotEqualTo("complete");
 			JsonNode change = JSON.readTree(data).path("data").path("purchaseChanges");
 			assertThat(change.isMissingNode()).as("a change, not %s", data).isFalse();
 			changes.add(change);
@@ -384,7 +397,12 @@ class FleetIT {
 	}
 
 	private static List<String> products(SseSubscription subscriber, int count) throws InterruptedException {
-		return changes(subscriber, count).stream()
+		return products(subscriber, count, CHANGE, List.of());
+	}
+
+	private static List<String> products(SseSubscription subscriber, int count, Duration patience,
+			List<ServerProcess> fleet) throws InterruptedException {
+		return changes(subscriber, count, patience, fleet).stream()
 			.peek((change) -> assertThat(change.path("kind").asString()).isEqualTo("ADDED"))
 			.map((change) -> change.path("edge").path("node").path("product").asString())
 			.toList();

@@ -6,11 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -139,20 +135,7 @@ public final class Fleet {
 		this.engine = ServerProcess.engine(this.out.resolve("fleet-engine.log"));
 		long starting = System.nanoTime();
 		this.servers.add(server(0));
-		ExecutorService starts = Executors.newFixedThreadPool(INSTANCES - 1);
-		try {
-			List<Future<ServerProcess>> started = new ArrayList<>();
-			for (int i = 1; i < INSTANCES; i++) {
-				int index = i;
-				started.add(starts.submit((Callable<ServerProcess>) () -> server(index)));
-			}
-			for (Future<ServerProcess> each : started) {
-				this.servers.add(each.get());
-			}
-		}
-		finally {
-			starts.shutdown();
-		}
+		this.servers.addAll(ServerProcess.beside(1, INSTANCES, this::server));
 		System.out.printf("  3 instances ready in %.0f s (pids %d, %d, %d); waiting for a lease ...%n",
 				(System.nanoTime() - starting) / 1e9, this.servers.get(0).pid(), this.servers.get(1).pid(),
 				this.servers.get(2).pid());
