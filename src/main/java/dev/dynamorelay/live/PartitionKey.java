@@ -2,7 +2,12 @@ package dev.dynamorelay.live;
 
 import java.math.BigDecimal;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -35,6 +40,22 @@ record PartitionKey(String attribute, ScalarAttributeType type, String value) {
 			return Optional.of(new PartitionKey(attribute, ScalarAttributeType.B, bytes));
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * The partitions {@code record}'s item was in, before and after the write, by each of {@code attributes}: each
+	 * once, in the order found (an item that moved between partitions is in two).
+	 */
+	static Set<PartitionKey> of(Collection<String> attributes, ChangeRecord record) {
+		Set<PartitionKey> partitions = new LinkedHashSet<>();
+		for (String attribute : attributes) {
+			for (Optional<Map<String, AttributeValue>> image : List.of(record.oldImage(), record.newImage())) {
+				image.map((item) -> item.get(attribute))
+					.flatMap((value) -> of(attribute, value))
+					.ifPresent(partitions::add);
+			}
+		}
+		return partitions;
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.dynamorelay.live;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.kinesis.common.ConfigsBuilder;
 import software.amazon.kinesis.common.InitialPositionInStream;
@@ -67,14 +65,8 @@ final class ShardLeases implements AutoCloseable {
 		 * reads it.
 		 */
 		List<Optional<PartitionKey>> partitions(ChangeRecord record) {
-			Set<Optional<PartitionKey>> partitions = new LinkedHashSet<>();
-			for (String attribute : this.attributes) {
-				for (Optional<Map<String, AttributeValue>> image : List.of(record.oldImage(), record.newImage())) {
-					image.map((item) -> item.get(attribute))
-						.flatMap((value) -> PartitionKey.of(attribute, value))
-						.ifPresent((partition) -> partitions.add(Optional.of(partition)));
-				}
-			}
+			List<Optional<PartitionKey>> partitions = new ArrayList<>();
+			PartitionKey.of(this.attributes, record).forEach((partition) -> partitions.add(Optional.of(partition)));
 			if (this.whole) {
 				partitions.add(Optional.empty());
 			}

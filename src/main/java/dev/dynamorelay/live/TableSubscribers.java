@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The subscribers of one table, by the partition each reads ({@link PartitionKey}) or the whole table, and the
@@ -60,14 +59,7 @@ final class TableSubscribers implements Consumer<ChangeRecord> {
 
 	/** The partition {@code subscriber} reads; empty when it reads the whole table. */
 	private static Optional<PartitionKey> partition(LiveSubscriber subscriber) {
-		LiveQuery query = subscriber.query();
-		Optional<String> attribute = query.partitionAttribute();
-		if (attribute.isEmpty()) {
-			return Optional.empty();
-		}
-		AttributeValue value = query.query().partition().orElseThrow();
-		return Optional.of(PartitionKey.of(attribute.get(), value)
-			.orElseThrow(() -> new IllegalArgumentException("a partition is a string, a number or binary, got " + value)));
+		return subscriber.query().partitionKey();
 	}
 
 	/** Runs {@code action} for each subscriber of this table. */
@@ -87,9 +79,11 @@ final class TableSubscribers implements Consumer<ChangeRecord> {
 			return;
 		}
 		Set<LiveSubscriber> candidates = new LinkedHashSet<>(this.whole);
-		for (String attribute : this.partitioning) {
-			record.oldImage().ifPresent((image) -> add(candidates, attribute, image));
-			record.newImage().ifPresent((image) -> add(candidates, attribute, image));
+		for (PartitionKey partition : PartitionKey.of(this.partitioning, record)) {
+			Set<LiveSubscriber> subscribers = this.byPartition.get(partition);
+			if (subscribers != null) {
+				candidates.addAll(subscribers);
+			}
 		}
 		// Subscribers of equal queries (the same connection, arguments and owner filters) get the same change:
 		// it is judged once for them all, and each takes it into its own buffer and bytes.
@@ -105,14 +99,6 @@ final class TableSubscribers implements Consumer<ChangeRecord> {
 			}
 			subscriber.offer(record, change);
 		}
-	}
-
-	/** Adds the subscribers of the partition of {@code image} in {@code attribute}, if it is in one. */
-	private void add(Set<LiveSubscriber> candidates, String attribute, Map<String, AttributeValue> image) {
-		Optional.ofNullable(image.get(attribute))
-			.flatMap((value) -> PartitionKey.of(attribute, value))
-			.map(this.byPartition::get)
-			.ifPresent(candidates::addAll);
 	}
 
 }
