@@ -26,6 +26,7 @@ import software.amazon.kinesis.common.InitialPositionInStreamExtended;
 import software.amazon.kinesis.common.StreamIdentifier;
 import software.amazon.kinesis.coordinator.Scheduler;
 import software.amazon.kinesis.coordinator.WorkerStateChangeListener;
+import software.amazon.kinesis.leases.LeaseManagementConfig;
 import software.amazon.kinesis.metrics.MetricsFactory;
 import software.amazon.kinesis.metrics.MetricsLevel;
 import software.amazon.kinesis.processor.FormerStreamsLeasesDeletionStrategy;
@@ -155,6 +156,11 @@ final class ShardLeases implements AutoCloseable {
 			// The leader's round of assignments every half failover time, not KCL's two: an expired lease waits for
 			// the next round, and the round reads the lease and worker tables, a few calls.
 			.leaseAssignmentIntervalMillis(Math.max(500, failover / 2))
+			// A lease handed over (its holder stops, or the leader rebalances) waits for its holder's checkpoint at
+			// most the failover time, not KCL's 30 s: a holder that stopped meanwhile left the shard unread that long.
+			.gracefulLeaseHandoffConfig(LeaseManagementConfig.GracefulLeaseHandoffConfig.builder()
+				.gracefulLeaseHandoffTimeoutMillis(failover)
+				.build())
 			.shardSyncIntervalMillis(0)
 			.leasesRecoveryAuditorInconsistencyConfidenceThreshold(0);
 		var coordinator = configs.coordinatorConfig()

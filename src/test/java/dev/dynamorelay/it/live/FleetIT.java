@@ -232,8 +232,9 @@ class FleetIT {
 		stopping.join();
 		written.addAll(write(user, 5));
 		for (SseSubscription subscriber : subscribers) {
-			// What is asserted is that nothing is lost or repeated; the handover's time is printed (once, of four runs
-			// here, it took over 30 s: its cause is still to be found, and the wait is longer than the kill test's).
+			// What is asserted is that nothing is lost or repeated; the handover's time is printed (KCL's leader waited
+			// 30 s for a stopping holder's checkpoint until that wait was made the failover time; the wait here is
+			// longer than the kill test's).
 			assertThat(products(subscriber, written.size(), Duration.ofSeconds(90), this.servers))
 				.isEqualTo(written);
 			assertThat(subscriber.next(Duration.ofSeconds(2))).as("no change twice").isNull();
