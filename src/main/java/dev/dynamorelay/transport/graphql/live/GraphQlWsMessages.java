@@ -1,5 +1,6 @@
 package dev.dynamorelay.transport.graphql.live;
 
+import java.util.Map;
 import java.util.Set;
 
 import tools.jackson.core.JacksonException;
@@ -8,11 +9,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What a graphql-transport-ws message from a client must be for Spring GraphQL's handler to take it: a JSON
+ * A graphql-transport-ws message from a client, read: it must be a JSON
  * object (within the JSON reader's constraints, its nesting depth among them) whose {@code type} is one of the
  * protocol's, whose {@code id} is a string, whose {@code payload} is an object, and whose {@code subscribe}
  * payload has a string {@code query} and {@code operationName} and object {@code variables} and
- * {@code extensions}. Any of these may be null or absent where the protocol allows; the handler answers the
+ * {@code extensions}. Any of these may be null or absent where the protocol allows; the session answers the
  * rest (a {@code subscribe} without an id, a second {@code connection_init}, a server's message type).
  */
 final class GraphQlWsMessages {
@@ -27,18 +28,58 @@ final class GraphQlWsMessages {
 	private GraphQlWsMessages() {
 	}
 
+	/** A client's message: its type, its id (or null), and its payload (null when it has none). */
+	record Message(String type, String id, Map<String, Object> payload) {
+	}
+
+	/** A message that is no graphql-transport-ws message, and what is wrong with it. */
+	static final class InvalidMessage extends Exception {
+
+		private static final long serialVersionUID = 1L;
+
+		InvalidMessage(String what) {
+			super(what, null, false, false);
+		}
+
+	}
+
+	/** The message {@code text} is. */
+	static Message read(JsonMapper json, String text) throws InvalidMessage {
+		JsonNode message = parse(json, text);
+		String invalid = invalid(message);
+		if (invalid != null) {
+			throw new InvalidMessage(invalid);
+		}
+		JsonNode id = message.get("id");
+		JsonNode payload = message.get("payload");
+		@SuppressWarnings("unchecked")
+		Map<String, Object> body = (payload != null && payload.isObject()) ? json.treeToValue(payload, Map.class) : null;
+		return new Message(message.get("type").asString(), (id != null && id.isString()) ? id.asString() : null, body);
+	}
+
 	/** What is wrong with {@code text} as a client's message, or null when nothing is. */
 	static String invalid(JsonMapper json, String text) {
-		JsonNode message;
 		try {
-			message = json.readTree(text);
+			return invalid(parse(json, text));
+		}
+		catch (InvalidMessage ex) {
+			return ex.getMessage();
+		}
+	}
+
+	private static JsonNode parse(JsonMapper json, String text) throws InvalidMessage {
+		try {
+			return json.readTree(text);
 		}
 		catch (StreamConstraintsException ex) {
-			return "JSON past the reader's limits (" + ex.getOriginalMessage() + ")";
+			throw new InvalidMessage("JSON past the reader's limits (" + ex.getOriginalMessage() + ")");
 		}
 		catch (JacksonException ex) {
-			return "not JSON";
+			throw new InvalidMessage("not JSON");
 		}
+	}
+
+	private static String invalid(JsonNode message) {
 		if (message == null || !message.isObject()) {
 			return "not a JSON object";
 		}

@@ -48,7 +48,6 @@ class LiveTransportConfiguration {
 	@Bean
 	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
 			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, WebSocketProperties webSocket) {
-		WebSocketSessionGone.install();
 		@SuppressWarnings("unchecked")
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),

@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.micrometer.context.ContextSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -17,16 +19,25 @@ import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.adapter.NativeWebSocketSession;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.live.LiveMemory;
 import dev.dynamorelay.transport.web.ErrorResponses;
 
 /**
- * Spring GraphQL's WebSocket handler ({@code graphql-transport-ws}), which also knows its open sessions: a
- * client that stops reading is dropped once a send has waited its send timeout, a session can be closed by
- * id (a refused {@code connection_init}), and on shutdown every session is closed with 1012 (Service Restart),
- * which graphql-ws clients reconnect on, before the server stops taking connections.
+ * The WebSocket transport of GraphQL ({@code graphql-transport-ws}, the graphql-ws library's protocol): each session a
+ * {@link GraphQlWsSession}, which runs its operations through Spring GraphQL's handler (its interceptors, graphql-java)
+ * and sends with Tomcat's asynchronous send, with no thread of its own; keep-alive pings for every session from one
+ * timer; and the sessions it knows, to drop, refuse and close them: a client that stops reading is dropped once a
+ * send has waited its send timeout, a session can be closed by id (a refused {@code connection_init}), and on
+ * shutdown every session is closed with 1012 (Service Restart), which graphql-ws clients reconnect on, before the
+ * server stops taking connections.
+ *
+ * <p>It is a {@link GraphQlWebSocketHandler} for Spring Boot's mapping of the path (which takes one, with its
+ * handshake interceptors), and overrides all it does with a session: Spring GraphQL's own handler gives every
+ * session a thread and every subscription a queue, most of what an idle subscriber held.
  *
  * <p>It takes messages in parts and puts each together itself, up to {@code maxMessageSize} bytes: Tomcat then
  * hands over a message a buffer at a time instead of holding each session's buffers as large as the largest
@@ -45,6 +56,9 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveWebSocketHandler.class);
 
+	/** Where Spring GraphQL's handshake interceptor leaves the thread-local context of the handshake. */
+	private static final String SNAPSHOT = ContextSnapshot.class.getName();
+
 	/**
 	 * How many messages' worth of bytes (each up to its bound) may be put together at once, over all sessions: a
 	 * bound on what messages sent slowly in parts can hold, sessions that never sent {@code connection_init}
@@ -53,7 +67,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	 */
 	static final long ASSEMBLING_MESSAGES = 32;
 
-	private final Map<String, WebSocketSession> sessions = new ConcurrentHashMap<>();
+	private final Map<String, GraphQlWsSession> sessions = new ConcurrentHashMap<>();
 
 	/** The message each session is in the middle of, by session id: only while its parts arrive. */
 	private final Map<String, Parts> partial = new ConcurrentHashMap<>();
@@ -71,12 +85,26 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private final JsonMapper json;
 
+	private final GraphQlWsProtocol protocol;
+
+	/** How long a session may wait for its {@code connection_init}. */
+	private final Duration initTimeout;
+
+	/** How often every session is pinged, or null for never. */
+	private final Duration keepAlive;
+
+	/** The keep-alive pings' timer, while running. */
+	private Disposable pings;
+
 	/** How long a send to one client may wait for it to read: a client that reads nothing is dropped then. */
 	private final Duration sendTimeout;
 
 	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
 			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout) {
 		super(handler, converter, initTimeout, keepAlive);
+		this.protocol = new GraphQlWsProtocol(handler, json);
+		this.initTimeout = initTimeout;
+		this.keepAlive = keepAlive;
 		this.maxMessageSize = maxMessageSize;
 		this.memory = memory;
 		this.json = json;
@@ -90,10 +118,10 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	@Override
-	protected void handleTextMessage(WebSocketSession raw, TextMessage message) throws Exception {
+	protected void handleTextMessage(WebSocketSession raw, TextMessage message) {
 		String id = raw.getId();
-		WebSocketSession session = this.sessions.get(id);
-		if (session == null) {
+		GraphQlWsSession session = this.sessions.get(id);
+		if (session == null || session.closing()) {
 			// Closed (refused, timed out, dropped): Tomcat goes on reading until the client's Close frame.
 			discard(id);
 			return;
@@ -105,13 +133,13 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 				tooBig(session);
 				return;
 			}
-			handle(session, message);
+			handle(session, message.getPayload());
 			return;
 		}
 		if (parts == null) {
 			parts = new Parts();
 			this.partial.put(id, parts);
-			if (!this.sessions.containsKey(id)) {
+			if (session.closing()) {
 				// Closed from another thread meanwhile, after its own discard.
 				discard(id);
 				return;
@@ -134,25 +162,31 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		parts.text.append(message.getPayload());
 		if (message.isLast()) {
 			discard(id);
-			handle(session, new TextMessage(parts.text));
+			handle(session, parts.text.toString());
 		}
 	}
 
 	/**
-	 * Hands a whole message to Spring GraphQL's handler once it is a graphql-transport-ws message it can take: one
-	 * it cannot read (not JSON, too deeply nested, an unknown {@code type}, a {@code payload} or its
-	 * {@code variables} of another type) closes the session with 4400 (Bad Request), as the protocol has it,
-	 * instead of the handler's failure (close 1011 and an ERROR with a stack trace).
+	 * Hands a whole message to its session once it is a graphql-transport-ws message: one it cannot read (not JSON,
+	 * too deeply nested, an unknown {@code type}, a {@code payload} or its {@code variables} of another type)
+	 * closes the session with 4400 (Bad Request), as the protocol has it. The thread-local context captured at the
+	 * handshake (Spring GraphQL's handshake interceptor) is set around it.
 	 */
-	private void handle(WebSocketSession session, TextMessage message) throws Exception {
-		String invalid = GraphQlWsMessages.invalid(this.json, message.getPayload());
-		if (invalid != null) {
+	private void handle(GraphQlWsSession session, String text) {
+		GraphQlWsMessages.Message message;
+		try {
+			message = GraphQlWsMessages.read(this.json, text);
+		}
+		catch (GraphQlWsMessages.InvalidMessage ex) {
 			ErrorResponses.refusal("message-invalid");
-			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), invalid);
-			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(invalid)));
+			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), ex.getMessage());
+			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(ex.getMessage())));
 			return;
 		}
-		super.handleTextMessage(session, message);
+		try (ContextSnapshot.Scope scope = (session.getAttributes().get(SNAPSHOT) instanceof ContextSnapshot snapshot)
+				? snapshot.setThreadLocals() : null) {
+			session.receive(message);
+		}
 	}
 
 	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */
@@ -163,7 +197,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		}
 	}
 
-	private void tooBig(WebSocketSession session) {
+	private void tooBig(GraphQlWsSession session) {
 		ErrorResponses.refusal("message-too-large");
 		logger.debug("WebSocket session {}: a message over {} bytes, closed with 1009", session.getId(),
 				this.maxMessageSize);
@@ -172,7 +206,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	/** Too many large messages arrive at once: this one's session is closed with 1013 (Try Again Later). */
-	private void busy(WebSocketSession session) {
+	private void busy(GraphQlWsSession session) {
 		ErrorResponses.refusal("messages-assembling");
 		logger.debug("WebSocket session {}: {} messages being put together already, closed with 1013", session.getId(),
 				ASSEMBLING_MESSAGES);
@@ -202,66 +236,92 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	/**
-	 * Gives the session its account of subscribers' bytes ({@link LiveMemory#CONNECTION_ATTRIBUTE}, among its attributes,
-	 * which its requests carry) and hands Spring GraphQL's handler the session as {@link SendingSession}, which
-	 * tells that account what was written.
+	 * Makes the session's {@link GraphQlWsSession}, with its account of subscribers' bytes
+	 * ({@link LiveMemory#CONNECTION_ATTRIBUTE}, among its attributes, which its requests carry), and starts the wait
+	 * for its {@code connection_init}. A client of the old {@code graphql-ws} protocol (subscriptions-transport-ws)
+	 * is closed with 4400, as Spring GraphQL does.
 	 */
 	@Override
 	public void afterConnectionEstablished(WebSocketSession raw) {
-		if (raw instanceof NativeWebSocketSession nativeSession) {
-			jakarta.websocket.Session tomcat = nativeSession.getNativeSession(jakarta.websocket.Session.class);
-			if (tomcat != null) {
-				tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", this.sendTimeout.toMillis());
-			}
+		if ("graphql-ws".equalsIgnoreCase(raw.getAcceptedProtocol())) {
+			logger.debug("WebSocket session {}: the graphql-ws protocol of subscriptions-transport-ws, closed with 4400; "
+					+ "graphql-transport-ws is served", raw.getId());
+			closeQuietly(raw, GraphQlWsSession.INVALID_MESSAGE);
+			return;
 		}
-		SendingSession session = new SendingSession(raw, this.memory.connection(), this.json);
-		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, session.connection());
-		this.sessions.put(session.getId(), session);
-		super.afterConnectionEstablished(session);
+		jakarta.websocket.Session tomcat = (raw instanceof NativeWebSocketSession nativeSession)
+				? nativeSession.getNativeSession(jakarta.websocket.Session.class) : null;
+		if (tomcat == null) {
+			throw new IllegalStateException("A WebSocket session of the Jakarta WebSocket API was expected: " + raw);
+		}
+		// Tomcat's blocking sends of its own (close frames, pongs to the client's pings) wait no longer either.
+		tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", this.sendTimeout.toMillis());
+		LiveMemory.Connection connection = this.memory.connection();
+		GraphQlWsSession session = new GraphQlWsSession(this.protocol, raw,
+				new Outbox(raw, tomcat.getAsyncRemote(), connection, this.sendTimeout.toMillis()), connection);
+		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, connection);
+		this.sessions.put(raw.getId(), session);
+		session.initTimeout(Schedulers.parallel().schedule(session::initTimedOut, this.initTimeout.toMillis(),
+				TimeUnit.MILLISECONDS));
 	}
 
 	@Override
-	public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
-		this.sessions.remove(session.getId());
-		discard(session.getId());
-		super.afterConnectionClosed(session, status);
-		if (session.getAttributes().get(LiveMemory.CONNECTION_ATTRIBUTE) instanceof LiveMemory.Connection connection) {
-			connection.close();
+	public void afterConnectionClosed(WebSocketSession raw, CloseStatus status) {
+		discard(raw.getId());
+		GraphQlWsSession session = this.sessions.remove(raw.getId());
+		if (session != null) {
+			session.closed(status);
 		}
 	}
 
 	/** Closes one session, if it is open. */
 	void close(String id, CloseStatus status) {
-		// Out of the open sessions at once: what the client still sends until its Close frame is dropped unread.
-		WebSocketSession session = this.sessions.remove(id);
+		// What the client still sends until its Close frame is dropped unread.
+		GraphQlWsSession session = this.sessions.get(id);
 		if (session != null) {
-			try {
-				session.close(status);
-			}
-			catch (IOException | IllegalStateException ex) {
-				logger.debug("Closing WebSocket session {} failed: {}", id, ex.toString());
+			session.close(status);
+		}
+	}
+
+	private static void closeQuietly(WebSocketSession session, CloseStatus status) {
+		try {
+			session.close(status);
+		}
+		catch (IOException | IllegalStateException ex) {
+			logger.debug("Closing WebSocket session {} failed: {}", session.getId(), ex.toString());
+		}
+	}
+
+	@Override
+	public synchronized void start() {
+		this.running = true;
+		if (this.keepAlive != null && !this.keepAlive.isZero() && this.pings == null) {
+			this.pings = Schedulers.parallel().schedulePeriodically(this::ping, this.keepAlive.toMillis(),
+					this.keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/** Pings every acknowledged session that is sending nothing now. */
+	private void ping() {
+		for (GraphQlWsSession session : this.sessions.values()) {
+			if (session.acknowledged()) {
+				session.outbox().sendIfIdle(this.protocol.ping());
 			}
 		}
 	}
 
-	/** The sessions open now. */
-	int open() {
-		return this.sessions.size();
-	}
-
 	@Override
-	public void start() {
-		this.running = true;
-	}
-
-	@Override
-	public void stop() {
+	public synchronized void stop() {
 		this.running = false;
-		List<WebSocketSession> open = List.copyOf(this.sessions.values());
+		if (this.pings != null) {
+			this.pings.dispose();
+			this.pings = null;
+		}
+		List<GraphQlWsSession> open = List.copyOf(this.sessions.values());
 		if (!open.isEmpty()) {
 			logger.info("Closing {} WebSocket sessions with 1012 (Service Restart): their clients reconnect", open.size());
 		}
-		for (WebSocketSession session : open) {
+		for (GraphQlWsSession session : open) {
 			close(session.getId(), RESTART);
 		}
 	}

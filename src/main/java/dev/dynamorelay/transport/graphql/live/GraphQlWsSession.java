@@ -1,0 +1,284 @@
+package dev.dynamorelay.transport.graphql.live;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.Principal;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.reactivestreams.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.graphql.server.WebSocketGraphQlRequest;
+import org.springframework.graphql.server.WebSocketSessionInfo;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.WebSocketSession;
+import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Mono;
+
+import dev.dynamorelay.live.LiveMemory;
+import dev.dynamorelay.transport.web.ErrorResponses;
+
+/**
+ * One graphql-transport-ws connection (the protocol of the graphql-ws library): its {@code connection_init}, its
+ * operations by id, and what it sends ({@link Outbox}). It holds no thread: each operation's messages are sent as
+ * its results come, through Tomcat's asynchronous send.
+ *
+ * <p>The protocol's close codes: 4400 for a message that is none of the protocol's or one a client does not send,
+ * 4401 for a {@code subscribe} before the connection was acknowledged, 4408 when no {@code connection_init} came
+ * within its timeout, 4409 for a {@code subscribe} under an id in use, 4429 for a second {@code connection_init}.
+ */
+final class GraphQlWsSession implements WebSocketSessionInfo {
+
+	private static final Logger logger = LoggerFactory.getLogger(GraphQlWsSession.class);
+
+	static final CloseStatus INVALID_MESSAGE = new CloseStatus(4400, "Invalid message");
+
+	static final CloseStatus UNAUTHORIZED = new CloseStatus(4401, "Unauthorized");
+
+	static final CloseStatus INIT_TIMEOUT = new CloseStatus(4408, "Connection initialisation timeout");
+
+	static final CloseStatus TOO_MANY_INITS = new CloseStatus(4429, "Too many initialisation requests");
+
+	private final GraphQlWsProtocol protocol;
+
+	private final WebSocketSession session;
+
+	private final Outbox outbox;
+
+	private final LiveMemory.Connection connection;
+
+	/** The {@code connection_init} payload, once it came (or an empty one, once its time ran out). */
+	private final AtomicReference<Map<String, Object>> init = new AtomicReference<>();
+
+	/** Whether the connection was acknowledged: operations are taken from then on. */
+	private volatile boolean acknowledged;
+
+	/** The operations running, by id. */
+	private final Map<String, Operation> operations = new ConcurrentHashMap<>(4);
+
+	/** The wait for {@code connection_init}, until it came. */
+	private volatile Disposable initTimeout;
+
+	/** Closed by the server: what the client still sends is dropped unread. */
+	private volatile boolean closing;
+
+	GraphQlWsSession(GraphQlWsProtocol protocol, WebSocketSession session, Outbox outbox,
+			LiveMemory.Connection connection) {
+		this.protocol = protocol;
+		this.session = session;
+		this.outbox = outbox;
+		this.connection = connection;
+	}
+
+	LiveMemory.Connection connection() {
+		return this.connection;
+	}
+
+	Outbox outbox() {
+		return this.outbox;
+	}
+
+	boolean acknowledged() {
+		return this.acknowledged;
+	}
+
+	/** Closes the session with 4408 unless {@code connection_init} came first. */
+	void initTimedOut() {
+		if (this.init.compareAndSet(null, Collections.emptyMap())) {
+			close(INIT_TIMEOUT);
+		}
+	}
+
+	void initTimeout(Disposable timeout) {
+		this.initTimeout = timeout;
+	}
+
+	/** Takes one message of the client's: Tomcat hands a session's messages over one at a time. */
+	void receive(GraphQlWsMessages.Message message) {
+		switch (message.type()) {
+			case "connection_init" -> init(message.payload());
+			case "subscribe" -> subscribe(message.id(), message.payload());
+			case "complete" -> complete(message.id());
+			case "ping" -> this.outbox.send(this.protocol.pong(), null);
+			case "pong" -> {
+			}
+			// A server's message (connection_ack, next, error) from a client.
+			default -> refuse(INVALID_MESSAGE, "a message of type " + message.type() + ", which clients do not send");
+		}
+	}
+
+	private void init(Map<String, Object> payload) {
+		Map<String, Object> given = (payload != null) ? payload : Collections.emptyMap();
+		if (!this.init.compareAndSet(null, given)) {
+			refuse(TOO_MANY_INITS, "a second connection_init");
+			return;
+		}
+		Disposable timeout = this.initTimeout;
+		if (timeout != null) {
+			timeout.dispose();
+		}
+		this.protocol.interceptor()
+			.handleConnectionInitialization(this, given)
+			.defaultIfEmpty(Collections.emptyMap())
+			.subscribe((ack) -> {
+				if (!this.closing) {
+					this.acknowledged = true;
+					this.outbox.send(this.protocol.ack(ack), null);
+				}
+			}, (failure) -> {
+				logger.debug("WebSocket session {}: connection_init refused: {}", getId(), failure.toString());
+				close(UNAUTHORIZED);
+			});
+	}
+
+	private void subscribe(String id, Map<String, Object> payload) {
+		if (!this.acknowledged) {
+			refuse(UNAUTHORIZED, "subscribe before the connection was acknowledged");
+			return;
+		}
+		if (id == null) {
+			refuse(INVALID_MESSAGE, "subscribe without an id");
+			return;
+		}
+		WebSocketGraphQlRequest request;
+		try {
+			request = new WebSocketGraphQlRequest(this.session.getUri(), this.session.getHandshakeHeaders(), null,
+					this.session.getRemoteAddress(), this.session.getAttributes(),
+					(payload != null) ? payload : Collections.emptyMap(), id, null, this);
+		}
+		catch (ServerWebInputException ex) {
+			refuse(new CloseStatus(4400, GraphQlWsMessages.reason(String.valueOf(ex.getReason()))), ex.getReason());
+			return;
+		}
+		Operation operation = new Operation(id);
+		if (this.operations.putIfAbsent(id, operation) != null) {
+			refuse(new CloseStatus(4409, "Subscriber for " + id + " already exists"), "a subscribe under an id in use");
+			return;
+		}
+		this.protocol.execute(request).subscribe(operation);
+	}
+
+	private void complete(String id) {
+		if (id == null) {
+			return;
+		}
+		Operation operation = this.operations.remove(id);
+		if (operation != null) {
+			operation.dispose();
+		}
+		this.protocol.interceptor().handleCancelledSubscription(this, id).subscribe(null,
+				(failure) -> logger.debug("WebSocket session {}: the interceptors failed on complete: {}", getId(),
+						failure.toString()));
+	}
+
+	/** Closes the session for a message it cannot take: one DEBUG line, a refusal counted. */
+	private void refuse(CloseStatus status, String what) {
+		ErrorResponses.refusal("message-invalid");
+		logger.debug("WebSocket session {}: {}, closed with {}", getId(), what, status.getCode());
+		close(status);
+	}
+
+	/** Whether the server closed the session: its client's messages are no longer read. */
+	boolean closing() {
+		return this.closing;
+	}
+
+	/** Closes the session with {@code status}, after the message being written ({@link Outbox#close}). */
+	void close(CloseStatus status) {
+		this.closing = true;
+		this.outbox.close(status);
+	}
+
+	/** The session closed: its operations end, what waited to be sent is dropped, and its bytes are freed. */
+	void closed(CloseStatus status) {
+		this.outbox.closed();
+		Disposable timeout = this.initTimeout;
+		if (timeout != null) {
+			timeout.dispose();
+		}
+		for (Operation operation : this.operations.values()) {
+			operation.dispose();
+		}
+		this.operations.clear();
+		this.connection.close();
+		Map<String, Object> payload = this.init.get();
+		if (this.acknowledged && payload != null) {
+			this.protocol.interceptor().handleConnectionClosed(this, status.getCode(), payload);
+		}
+	}
+
+	@Override
+	public String getId() {
+		return this.session.getId();
+	}
+
+	@Override
+	public Map<String, Object> getAttributes() {
+		return this.session.getAttributes();
+	}
+
+	@Override
+	public URI getUri() {
+		return this.session.getUri();
+	}
+
+	@Override
+	public HttpHeaders getHeaders() {
+		return this.session.getHandshakeHeaders();
+	}
+
+	@Override
+	public Mono<Principal> getPrincipal() {
+		return Mono.justOrEmpty(this.session.getPrincipal());
+	}
+
+	@Override
+	public InetSocketAddress getRemoteAddress() {
+		return this.session.getRemoteAddress();
+	}
+
+	/**
+	 * One operation's messages on their way to the outbox, each as it comes: the transport asks for all of them, as
+	 * the subscription's changes are held back upstream while the connection's send window is full
+	 * ({@link LiveMemory}).
+	 */
+	private final class Operation extends BaseSubscriber<String> {
+
+		private final String id;
+
+		Operation(String id) {
+			this.id = id;
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			subscription.request(Long.MAX_VALUE);
+		}
+
+		@Override
+		protected void hookOnNext(String message) {
+			GraphQlWsSession.this.outbox.send(message, this.id);
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			GraphQlWsSession.this.operations.remove(this.id, this);
+		}
+
+		@Override
+		protected void hookOnError(Throwable failure) {
+			// The protocol's errors are messages; this is a failure of the server's.
+			GraphQlWsSession.this.operations.remove(this.id, this);
+			logger.warn("WebSocket session {}: operation {} failed: {}", getId(), this.id, failure.toString());
+			close(CloseStatus.SERVER_ERROR);
+		}
+
+	}
+
+}

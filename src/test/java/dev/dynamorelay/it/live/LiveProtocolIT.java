@@ -1,0 +1,208 @@
+package dev.dynamorelay.it.live;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+import dev.dynamorelay.fixtures.RawWebSocket;
+import dev.dynamorelay.it.IntegrationTest;
+import dev.dynamorelay.it.Tokens;
+import dev.dynamorelay.live.LiveConnections;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The graphql-transport-ws protocol as the server speaks it, message by message from a raw socket: the close codes
+ * for what a client must not send (4403 a refused token, 4401 a subscribe before the connection was acknowledged, 4429 a second
+ * {@code connection_init}, 4408 none within its timeout, 4400 a server's message or a subscribe without a
+ * document), a {@code pong} for a {@code ping}, keep-alive pings on an idle connection, a query's {@code next} and
+ * {@code complete}, each operation's in order when many run at once on one connection, and a client's
+ * {@code complete} ending its subscription. None of them logs an ERROR.
+ */
+@TestPropertySource(properties = { "spring.graphql.websocket.connection-init-timeout=2s",
+		"spring.graphql.websocket.keep-alive=1s" })
+class LiveProtocolIT extends IntegrationTest {
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	private static final String CHANGES = "subscription($u: String!) { purchaseChanges(userId: $u) { kind eventId } }";
+
+	@Autowired
+	private LiveConnections live;
+
+	@DynamicPropertySource
+	static void tokens(DynamicPropertyRegistry registry) {
+		Tokens.configure(registry);
+	}
+
+	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+	@BeforeEach
+	void listen() {
+		this.logged.start();
+		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).addAppender(this.logged);
+	}
+
+	@AfterEach
+	void noErrorLogged() {
+		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(this.logged);
+		assertThat(this.logged.list).as("ERROR lines")
+			.filteredOn((event) -> event.getLevel() == Level.ERROR)
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.isEmpty();
+	}
+
+	@Test
+	void aSubscribeBeforeConnectionInitClosesWithUnauthorized() {
+		try (RawWebSocket socket = RawWebSocket.connect(this.port, 64 * 1024)) {
+			socket.send(RawWebSocket.subscribe("1", CHANGES, Map.of("u", "user-01")));
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(4401);
+		}
+	}
+
+	@Test
+	void aRefusedTokenClosesWithForbiddenAndAValidOneIsAcknowledged() {
+		try (RawWebSocket socket = RawWebSocket.connect(this.port, 64 * 1024)) {
+			socket.send("{\"type\":\"connection_init\",\"payload\":{\"Authorization\":\"Bearer "
+					+ Tokens.signedByAnotherKey("user-01") + "\"}}");
+			assertThat(socket.next(WITHIN)).as("no connection_ack").isNull();
+			assertThat(socket.closeCode()).isEqualTo(4403);
+		}
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, Tokens.of("user-01"))) {
+			assertThat(socket.closeCode()).isNull();
+		}
+	}
+
+	@Test
+	void aSecondConnectionInitClosesWithTooManyInitialisationRequests() {
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			socket.send("{\"type\":\"connection_init\"}");
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(4429);
+		}
+	}
+
+	@Test
+	void noConnectionInitWithinItsTimeoutClosesWithTimeout() {
+		try (RawWebSocket socket = RawWebSocket.connect(this.port, 64 * 1024)) {
+			long start = System.nanoTime();
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(4408);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the configured 2 s, not before")
+				.isGreaterThanOrEqualTo(Duration.ofMillis(1_900));
+		}
+	}
+
+	@Test
+	void aPingIsAnsweredWithAPongAndAnIdleConnectionIsPinged() {
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			socket.send("{\"type\":\"ping\"}");
+			List<String> messages = new java.util.ArrayList<>();
+			// The pong, and the keep-alive pings every second (in either order with the first of them).
+			for (int i = 0; i < 3; i++) {
+				String message = socket.nextText(WITHIN);
+				assertThat(message).as("message %d (closed %s)", i, socket.closeCode()).isNotNull();
+				messages.add(message);
+			}
+			assertThat(messages).filteredOn((message) -> message.contains("\"type\":\"pong\"")).hasSize(1);
+			assertThat(messages).filteredOn((message) -> message.contains("\"type\":\"ping\"")).isNotEmpty();
+		}
+	}
+
+	@Test
+	void aServersMessageFromAClientClosesWithBadRequest() {
+		for (String message : List.of("{\"type\":\"next\",\"id\":\"1\",\"payload\":{}}", "{\"type\":\"connection_ack\"}",
+				"{\"type\":\"error\",\"id\":\"1\",\"payload\":{}}")) {
+			try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+				socket.send(message);
+				assertThat(socket.next(WITHIN)).as(message).isNull();
+				assertThat(socket.closeCode()).as(message).isEqualTo(4400);
+			}
+		}
+	}
+
+	@Test
+	void aSubscribeWithoutADocumentClosesWithBadRequest() {
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			socket.send("{\"type\":\"subscribe\",\"id\":\"1\",\"payload\":{\"variables\":{}}}");
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(4400);
+			assertThat(socket.closeReason()).startsWith("Invalid message");
+		}
+	}
+
+	@Test
+	void manyQueriesAtOnceAnswerEachNextThenComplete() {
+		int queries = 200;
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			for (int i = 0; i < queries; i++) {
+				socket.send(RawWebSocket.subscribe("q" + i, "query($id: ID!) { node(id: $id) { id } }",
+						Map.of("id", "q" + i)));
+			}
+			Map<String, List<String>> byId = new HashMap<>();
+			int completed = 0;
+			while (completed < queries) {
+				JsonNode message = socket.next(WITHIN);
+				assertThat(message).as("after %d of %d completed (closed %s)", completed, queries, socket.closeCode())
+					.isNotNull();
+				String type = message.path("type").asString();
+				byId.computeIfAbsent(message.path("id").asString(), (id) -> new java.util.ArrayList<>()).add(type);
+				if (type.equals("complete")) {
+					completed++;
+				}
+			}
+			assertThat(byId).hasSize(queries);
+			assertThat(byId.values()).allSatisfy((types) -> assertThat(types).containsExactly("next", "complete"));
+		}
+	}
+
+	@Test
+	void aClientsCompleteEndsItsSubscription() {
+		String userId = this.fixtures.buyer("protocol-complete");
+		int before = this.live.subscriptions();
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, Tokens.of(userId))) {
+			socket.send(RawWebSocket.subscribe("s", CHANGES, Map.of("u", userId)));
+			awaitSubscriptions(before + 1);
+			socket.send("{\"type\":\"complete\",\"id\":\"s\"}");
+			awaitSubscriptions(before);
+			// The connection goes on: a query is answered.
+			socket.send(RawWebSocket.subscribe("q", "{ __typename }", Map.of()));
+			JsonNode answer = socket.next(WITHIN);
+			assertThat(answer).isNotNull();
+			assertThat(answer.path("id").asString()).isEqualTo("q");
+			assertThat(answer.path("payload").path("data").path("__typename").asString()).isEqualTo("Query");
+		}
+	}
+
+	private void awaitSubscriptions(int count) {
+		long deadline = System.nanoTime() + WITHIN.toNanos();
+		while (this.live.subscriptions() != count) {
+			assertThat(System.nanoTime()).as("%d subscriptions held, not %d", this.live.subscriptions(), count)
+				.isLessThan(deadline);
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+}
