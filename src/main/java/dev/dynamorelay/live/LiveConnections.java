@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
@@ -176,7 +177,9 @@ public final class LiveConnections implements AutoCloseable {
 				});
 				outlet.connection().subscribed(outlet.id());
 			});
-		});
+			// The subscriber hands on no more than asked for (its own buffer holds the rest): no queue of the sink's,
+			// whose buffering one would take 1 KB a subscription, idle or not.
+		}, FluxSink.OverflowStrategy.IGNORE);
 	}
 
 	/** The bytes held for subscribers, and their bounds. */

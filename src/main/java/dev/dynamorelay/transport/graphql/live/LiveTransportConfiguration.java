@@ -80,8 +80,8 @@ class LiveTransportConfiguration {
 	@Bean
 	ServletServerContainerFactoryBean webSocketContainer() {
 		ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
-		container.setMaxTextMessageBufferSize(WebSocketBuffers.SIZE);
-		container.setMaxBinaryMessageBufferSize(WebSocketBuffers.SIZE);
+		container.setMaxTextMessageBufferSize(WebSocketBuffers.TEXT);
+		container.setMaxBinaryMessageBufferSize(WebSocketBuffers.BINARY);
 		return container;
 	}
 

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.micrometer.context.ContextSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -19,6 +18,9 @@ import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.adapter.NativeWebSocketSession;
+import org.springframework.web.socket.server.HandshakeHandler;
+import org.springframework.web.socket.server.support.OriginHandshakeInterceptor;
+import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,9 +57,6 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			"The client read nothing in time: resubscribe with after = the last eventId received");
 
 	private static final Logger logger = LoggerFactory.getLogger(LiveWebSocketHandler.class);
-
-	/** Where Spring GraphQL's handshake interceptor leaves the thread-local context of the handshake. */
-	private static final String SNAPSHOT = ContextSnapshot.class.getName();
 
 	/**
 	 * How many messages' worth of bytes (each up to its bound) may be put together at once, over all sessions: a
@@ -109,6 +108,18 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		this.memory = memory;
 		this.json = json;
 		this.sendTimeout = sendTimeout;
+	}
+
+	/**
+	 * The handshake's handler, with Spring GraphQL's check of the {@code Origin} (for the same CORS configuration,
+	 * none: same origin only, as before) but without its capture of the handshake's thread-local context: every
+	 * session held that capture for its life (Spring Security's context among it), which nothing here reads.
+	 */
+	@Override
+	public WebSocketHttpRequestHandler initWebSocketHttpRequestHandler(HandshakeHandler handshakeHandler) {
+		WebSocketHttpRequestHandler handler = new WebSocketHttpRequestHandler(this, handshakeHandler);
+		handler.setHandshakeInterceptors(List.of(new OriginHandshakeInterceptor()));
+		return handler;
 	}
 
 	/** Tomcat hands over each text message in parts of its buffer's size, put together here. */
@@ -169,8 +180,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	/**
 	 * Hands a whole message to its session once it is a graphql-transport-ws message: one it cannot read (not JSON,
 	 * too deeply nested, an unknown {@code type}, a {@code payload} or its {@code variables} of another type)
-	 * closes the session with 4400 (Bad Request), as the protocol has it. The thread-local context captured at the
-	 * handshake (Spring GraphQL's handshake interceptor) is set around it.
+	 * closes the session with 4400 (Bad Request), as the protocol has it.
 	 */
 	private void handle(GraphQlWsSession session, String text) {
 		GraphQlWsMessages.Message message;
@@ -183,10 +193,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(ex.getMessage())));
 			return;
 		}
-		try (ContextSnapshot.Scope scope = (session.getAttributes().get(SNAPSHOT) instanceof ContextSnapshot snapshot)
-				? snapshot.setThreadLocals() : null) {
-			session.receive(message);
-		}
+		session.receive(message);
 	}
 
 	/** Forgets the message {@code id}'s session was in the middle of, if any, and its bytes. */

@@ -1,19 +1,26 @@
 package dev.dynamorelay.transport.graphql.live;
 
 /**
- * The size of Tomcat's buffers of each WebSocket session: 1 KB instead of Tomcat's 8 KB. Tomcat gives every
- * session five, allocated when it opens and held while it is open, idle or not: input, output and encoder
- * buffers sized by the system property {@value #TOMCAT_PROPERTY}, and the message buffers (binary; text, in
- * chars) sized by the container ({@link LiveTransportConfiguration#webSocketContainer}). At 8 KB they are 48 KB a
- * session, most of what an idle subscriber costs; at 1 KB, 6 KB. Messages that fit (connection_init,
- * subscribe, ping, complete; most changes) pass in one part; larger ones in parts, which
- * {@link LiveWebSocketHandler} puts together, and outgoing ones in frames of this size, which every WebSocket
- * client puts together.
+ * The size of Tomcat's buffers of each WebSocket session, far below Tomcat's 8 KB. Tomcat gives every session five,
+ * allocated when it opens and held while it is open, idle or not: input, output and encoder buffers of
+ * {@value #SIZE} bytes, sized by the system property {@value #TOMCAT_PROPERTY}; and the message buffers sized by
+ * the container ({@link LiveTransportConfiguration#webSocketContainer}): text, {@value #TEXT} chars, and binary,
+ * {@value #BINARY} bytes. At 8 KB they were 48 KB a session, most of what an idle subscriber cost; now about 4 KB.
+ * Messages that fit (connection_init, ping, complete; a short subscribe) pass in one part; larger ones in parts,
+ * which {@link LiveWebSocketHandler} puts together; outgoing ones go in frames of {@value #SIZE} bytes, which every
+ * WebSocket client puts together. The protocol has no binary messages (one closes its session): the binary buffer
+ * only stages a text frame's bytes on their way to the text buffer, a few at a time.
  */
 public final class WebSocketBuffers {
 
-	/** The size of each buffer, in bytes (the text buffer, in chars). */
+	/** The size of the input, output and encoder buffers, in bytes. */
 	public static final int SIZE = 1024;
+
+	/** The size of the text message buffer, in chars: the parts an incoming message is handed over in. */
+	public static final int TEXT = 512;
+
+	/** The size of the binary message buffer, in bytes. */
+	public static final int BINARY = 128;
 
 	/** Tomcat's system property for its WebSocket input, output and encoder buffers. */
 	public static final String TOMCAT_PROPERTY = "org.apache.tomcat.websocket.DEFAULT_BUFFER_SIZE";
