@@ -163,6 +163,14 @@ final class ShardLeases implements AutoCloseable {
 				.build())
 			.shardSyncIntervalMillis(0)
 			.leasesRecoveryAuditorInconsistencyConfidenceThreshold(0);
+		// The leader assigns an expired lease to any worker that reported its metrics within two reporting periods,
+		// a stopped or dead one included (KCL's default period is 30 s: such a worker stays assignable up to a minute,
+		// and the lease goes to it, expires again after the failover time, and so on; awslabs/amazon-kinesis-client
+		// issue 1452). Every half failover time, a worker that stopped is out of the assignments within the failover
+		// time, as its leases are: one small write per worker each time, fewer than its lease renewals. At least a
+		// second: KCL stamps a report in whole seconds and refuses one older than two periods.
+		leases.workerUtilizationAwareAssignmentConfig()
+			.workerMetricsReporterFreqInMillis(Math.max(1000, failover / 2));
 		var coordinator = configs.coordinatorConfig()
 			.skipShardSyncAtWorkerInitializationIfLeasesExist(true)
 			.parentShardPollIntervalMillis(Math.max(200, this.pollInterval.toMillis() * 4))
