@@ -6,19 +6,14 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 import dev.dynamorelay.it.Fixtures;
 import dev.dynamorelay.it.IntegrationTest;
+import dev.dynamorelay.it.NoErrorLogged;
 import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.Subscriber;
 import dev.dynamorelay.live.LiveConnections;
@@ -41,23 +36,8 @@ class LiveHostileMessagesIT extends IntegrationTest {
 	@Autowired
 	private LiveConnections live;
 
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	@BeforeEach
-	void listen() {
-		this.logged.start();
-		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).addAppender(this.logged);
-	}
-
-	@AfterEach
-	void noErrorLogged() {
-		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(this.logged);
-		assertThat(this.logged.list).as("ERROR lines")
-			.filteredOn((event) -> event.getLevel() == Level.ERROR)
-			.extracting((event) -> event.getFormattedMessage() + ((event.getThrowableProxy() != null)
-					? " (" + event.getThrowableProxy().getClassName() + ": " + event.getThrowableProxy().getMessage() + ")" : ""))
-			.isEmpty();
-	}
+	@RegisterExtension
+	final NoErrorLogged noErrorLogged = new NoErrorLogged();
 
 	@Test
 	void messagesThatAreNoProtocolMessagesCloseWithBadRequest() {
@@ -98,7 +78,7 @@ class LiveHostileMessagesIT extends IntegrationTest {
 			assertThat(socket.closeCode()).isEqualTo(4409);
 			assertThat(socket.closeReason()).isEqualTo("Subscriber for same already exists");
 		}
-		awaitSubscriptions(before);
+		LiveSubscriptions.await(this.live, before);
 	}
 
 	@Test
@@ -110,14 +90,14 @@ class LiveHostileMessagesIT extends IntegrationTest {
 			RawWebSocket socket = RawWebSocket.open(this.port, 4096, null);
 			socket.send(RawWebSocket.subscribe("1", "subscription($u: String!) { purchaseChanges(userId: $u) { edge { node { product } } } }",
 					Map.of("u", userId)));
-			awaitSubscriptions(before + 1);
+			LiveSubscriptions.await(this.live, before + 1);
 			for (int i = 0; i < 8; i++) {
 				this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, at++, "books", "1", "x".repeat(100_000))));
 			}
 			// Gone in the middle of the changes, without a close frame: the server's writes find the connection closed.
 			assertThat(socket.next(WITHIN)).isNotNull();
 			socket.close();
-			awaitSubscriptions(before);
+			LiveSubscriptions.await(this.live, before);
 		}
 	}
 
@@ -127,7 +107,7 @@ class LiveHostileMessagesIT extends IntegrationTest {
 		String eventId;
 		int before = this.live.subscriptions();
 		try (Subscriber subscriber = new Subscriber(this.port, null, CHANGES, Map.of("u", userId))) {
-			awaitSubscriptions(before + 1);
+			LiveSubscriptions.await(this.live, before + 1);
 			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_770_200_000_000L, "books", "1")));
 			eventId = (String) subscriber.next(WITHIN).get("eventId");
 		}
@@ -150,20 +130,4 @@ class LiveHostileMessagesIT extends IntegrationTest {
 			}
 		}
 	}
-
-	private void awaitSubscriptions(int count) {
-		long deadline = System.nanoTime() + WITHIN.toNanos();
-		while (this.live.subscriptions() != count) {
-			assertThat(System.nanoTime()).as("%d subscriptions held, not %d", this.live.subscriptions(), count)
-				.isLessThan(deadline);
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-	}
-
 }

@@ -5,14 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -21,6 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.IntegrationTest;
+import dev.dynamorelay.it.NoErrorLogged;
 import dev.dynamorelay.it.Tokens;
 import dev.dynamorelay.live.LiveConnections;
 
@@ -50,22 +45,8 @@ class LiveProtocolIT extends IntegrationTest {
 		Tokens.configure(registry);
 	}
 
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	@BeforeEach
-	void listen() {
-		this.logged.start();
-		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).addAppender(this.logged);
-	}
-
-	@AfterEach
-	void noErrorLogged() {
-		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(this.logged);
-		assertThat(this.logged.list).as("ERROR lines")
-			.filteredOn((event) -> event.getLevel() == Level.ERROR)
-			.extracting(ILoggingEvent::getFormattedMessage)
-			.isEmpty();
-	}
+	@RegisterExtension
+	final NoErrorLogged noErrorLogged = new NoErrorLogged();
 
 	@Test
 	void aSubscribeBeforeConnectionInitClosesWithUnauthorized() {
@@ -173,14 +154,30 @@ class LiveProtocolIT extends IntegrationTest {
 	}
 
 	@Test
+	void anIdIsFreeAgainOnceItsOperationCompleted() {
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			for (int round = 0; round < 50; round++) {
+				socket.send(RawWebSocket.subscribe("again", "{ __typename }", Map.of()));
+				JsonNode next = socket.next(WITHIN);
+				JsonNode complete = socket.next(WITHIN);
+				assertThat(next).as("round %d (closed %s %s)", round, socket.closeCode(), socket.closeReason()).isNotNull();
+				assertThat(next.path("type").asString()).isEqualTo("next");
+				assertThat(complete).as("round %d (closed %s %s)", round, socket.closeCode(), socket.closeReason())
+					.isNotNull();
+				assertThat(complete.path("type").asString()).isEqualTo("complete");
+			}
+		}
+	}
+
+	@Test
 	void aClientsCompleteEndsItsSubscription() {
 		String userId = this.fixtures.buyer("protocol-complete");
 		int before = this.live.subscriptions();
 		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, Tokens.of(userId))) {
 			socket.send(RawWebSocket.subscribe("s", CHANGES, Map.of("u", userId)));
-			awaitSubscriptions(before + 1);
+			LiveSubscriptions.await(this.live, before + 1);
 			socket.send("{\"type\":\"complete\",\"id\":\"s\"}");
-			awaitSubscriptions(before);
+			LiveSubscriptions.await(this.live, before);
 			// The connection goes on: a query is answered.
 			socket.send(RawWebSocket.subscribe("q", "{ __typename }", Map.of()));
 			JsonNode answer = socket.next(WITHIN);
@@ -189,20 +186,4 @@ class LiveProtocolIT extends IntegrationTest {
 			assertThat(answer.path("payload").path("data").path("__typename").asString()).isEqualTo("Query");
 		}
 	}
-
-	private void awaitSubscriptions(int count) {
-		long deadline = System.nanoTime() + WITHIN.toNanos();
-		while (this.live.subscriptions() != count) {
-			assertThat(System.nanoTime()).as("%d subscriptions held, not %d", this.live.subscriptions(), count)
-				.isLessThan(deadline);
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-	}
-
 }

@@ -61,7 +61,7 @@ class LiveSharedChangesIT extends IntegrationTest {
 				socket.send(RawWebSocket.subscribe("sub-" + i, CHANGES, Map.of("u", userId)));
 				sockets.add(socket);
 			}
-			awaitSubscriptions(before + 5);
+			LiveSubscriptions.awaitAtLeast(this.live, before + 5);
 			double serialized = count("dynamorelay.live.changes.serialized");
 			double shared = count("dynamorelay.live.changes.shared");
 			double delivered = count("dynamorelay.live.changes.delivered");
@@ -104,7 +104,7 @@ class LiveSharedChangesIT extends IntegrationTest {
 			own.send(RawWebSocket.subscribe("own", CHANGES, Map.of("u", userId)));
 			admins.send(RawWebSocket.subscribe("admin", CHANGES, Map.of("u", userId)));
 			other.send(RawWebSocket.subscribe("other", OTHER_SELECTION, Map.of("u", userId)));
-			awaitSubscriptions(before + 3);
+			LiveSubscriptions.awaitAtLeast(this.live, before + 3);
 			double serialized = count("dynamorelay.live.changes.serialized");
 			double shared = count("dynamorelay.live.changes.shared");
 			this.fixtures.putPurchases(List.of(Fixtures.purchase(userId, 1_760_100_001_000L, "books", "7")));
@@ -123,14 +123,4 @@ class LiveSharedChangesIT extends IntegrationTest {
 		Counter counter = this.meterRegistry.find(name).tag("subscription", FIELD).counter();
 		return (counter != null) ? counter.count() : 0;
 	}
-
-	private void awaitSubscriptions(int count) throws InterruptedException {
-		long deadline = System.nanoTime() + WITHIN.toNanos();
-		while (this.live.subscriptions() < count) {
-			assertThat(System.nanoTime()).as("%d subscriptions held, not %d", this.live.subscriptions(), count)
-				.isLessThan(deadline);
-			Thread.sleep(20);
-		}
-	}
-
 }

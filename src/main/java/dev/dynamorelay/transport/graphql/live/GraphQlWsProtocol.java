@@ -17,7 +17,6 @@ import org.springframework.graphql.server.WebSocketGraphQlInterceptor;
 import org.springframework.graphql.server.WebSocketGraphQlRequest;
 import org.springframework.graphql.server.support.GraphQlWebSocketMessage;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -64,7 +63,10 @@ final class GraphQlWsProtocol {
 		return encode(GraphQlWebSocketMessage.connectionAck(payload));
 	}
 
-	/** Runs {@code request}: its messages, each as JSON, to the end of the operation. */
+	/**
+	 * Runs {@code request}: its {@code next} messages, each as JSON; the stream ends as the operation does (its end
+	 * is told by {@link #complete} or {@link #error}).
+	 */
 	@SuppressWarnings("unchecked")
 	Flux<String> execute(WebSocketGraphQlRequest request) {
 		String id = request.getId();
@@ -73,9 +75,17 @@ final class GraphQlWsProtocol {
 					? Flux.from((Publisher<ExecutionResult>) publisher).map(ExecutionResult::toSpecification)
 					: Flux.just(response.toMap());
 			return results.map((result) -> encode(GraphQlWebSocketMessage.next(id, result)));
-		})
-			.concatWith(Mono.fromCallable(() -> encode(GraphQlWebSocketMessage.complete(id))))
-			.onErrorResume((failure) -> Mono.fromCallable(() -> encode(GraphQlWebSocketMessage.error(id, errors(id, failure)))));
+		});
+	}
+
+	/** The message that ends operation {@code id}. */
+	String complete(String id) {
+		return encode(GraphQlWebSocketMessage.complete(id));
+	}
+
+	/** The message that ends operation {@code id} with {@code failure}. */
+	String error(String id, Throwable failure) {
+		return encode(GraphQlWebSocketMessage.error(id, errors(id, failure)));
 	}
 
 	/**

@@ -244,8 +244,9 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 	}
 
 	/**
-	 * One operation's messages on their way to the outbox, each as it comes: the transport asks for all of them, as
-	 * the subscription's changes are held back upstream while the connection's send window is full
+	 * One operation's messages on their way to the outbox, each as it comes, and its end: {@code complete}, or
+	 * {@code error} with the errors a subscription ended with. The transport asks for all of them, as the
+	 * subscription's changes are held back upstream while the connection's send window is full
 	 * ({@link LiveMemory}).
 	 */
 	private final class Operation extends BaseSubscriber<String> {
@@ -266,17 +267,17 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			GraphQlWsSession.this.outbox.send(message, this.id);
 		}
 
+		/** Out of the operations before its end is sent: a client may use its id again once it hears of the end. */
 		@Override
 		protected void hookOnComplete() {
 			GraphQlWsSession.this.operations.remove(this.id, this);
+			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.complete(this.id), this.id);
 		}
 
 		@Override
 		protected void hookOnError(Throwable failure) {
-			// The protocol's errors are messages; this is a failure of the server's.
 			GraphQlWsSession.this.operations.remove(this.id, this);
-			logger.warn("WebSocket session {}: operation {} failed: {}", getId(), this.id, failure.toString());
-			close(CloseStatus.SERVER_ERROR);
+			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.error(this.id, failure), this.id);
 		}
 
 	}
