@@ -145,7 +145,9 @@ final class Routing {
 		catch (AwsError error) {
 			return Answer.error(error, call.answerType, codec);
 		}
-		catch (RuntimeException | StackOverflowError bug) {
+		// A LinkageError too (a class it cannot load, its jar replaced under it): the call is answered, never left
+		// waiting; other Errors (out of memory) end the process as the JVM is set to.
+		catch (RuntimeException | StackOverflowError | LinkageError bug) {
 			LOGGER.warn("{} failed: answered InternalServerError", call.action.target(), bug);
 			return Answer.error(AwsError.internal("Internal server error"), call.answerType, codec);
 		}

@@ -37,6 +37,8 @@ import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
 
 /**
  * Operations of the tests' own, to drive the wire until the store's are there: one table ({@code id} a string
@@ -62,6 +64,7 @@ final class TestActions {
 				new Action<>("DynamoDB_20120810.TransactWriteItems", TransactWriteItemsRequest::builder,
 						this::transactWriteItems),
 				new Action<>("DynamoDB_20120810.DeleteTable", DeleteTableRequest::builder, this::deleteTable),
+				new Action<>("DynamoDB_20120810.UpdateTable", UpdateTableRequest::builder, this::updateTable),
 				new Action<>("DynamoDBStreams_20120810.ListStreams", ListStreamsRequest::builder,
 						(request) -> ListStreamsResponse.builder().streams(List.of()).build()),
 				new Action<>("DynamoDBStreams_20120810.GetRecords", GetRecordsRequest::builder, this::getRecords));
@@ -143,6 +146,11 @@ final class TestActions {
 	private DeleteTableResponse deleteTable(DeleteTableRequest request) {
 		// A bug of the engine: the wire answers it InternalServerError.
 		throw new IllegalStateException("a bug");
+	}
+
+	private UpdateTableResponse updateTable(UpdateTableRequest request) {
+		// A class the engine cannot load (its jar replaced under it): the wire answers it InternalServerError too.
+		throw new NoClassDefFoundError("dev/dynamorelay/engine/Lost");
 	}
 
 	private GetRecordsResponse getRecords(GetRecordsRequest request) {

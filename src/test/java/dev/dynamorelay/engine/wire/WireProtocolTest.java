@@ -252,6 +252,14 @@ class WireProtocolTest {
 	}
 
 	@Test
+	void answersAClassItCannotLoadAsInternalServerError() throws Exception {
+		RawHttp.Response response = post(RawHttp.signed("DynamoDB_20120810.UpdateTable"), "{\"TableName\":\"things\"}");
+		assertThat(response.status()).isEqualTo(500);
+		assertThat(response.body()).isEqualTo("{\"__type\":\"com.amazonaws.dynamodb.v20120810#InternalServerError\","
+				+ "\"message\":\"Internal server error\"}");
+	}
+
+	@Test
 	void refusesABodyOver16MegabytesAndKeepsTheConnection() throws Exception {
 		byte[] body = new byte[16 * 1024 * 1024 + 1];
 		Arrays.fill(body, (byte) 'a');
