@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code complete} ending its subscription. None of them logs an ERROR.
  */
 @TestPropertySource(properties = { "spring.graphql.websocket.connection-init-timeout=2s",
-		"spring.graphql.websocket.keep-alive=1s" })
+		"spring.graphql.websocket.keep-alive=1s", "dynamo-relay.live.send-timeout=120s" })
 class LiveProtocolIT extends IntegrationTest {
 
 	private static final Duration WITHIN = Duration.ofSeconds(10);
@@ -167,6 +169,51 @@ class LiveProtocolIT extends IntegrationTest {
 				assertThat(complete.path("type").asString()).isEqualTo("complete");
 			}
 		}
+	}
+
+	@Test
+	void aClientThatAsksButReadsNothingIsDropped() throws InterruptedException {
+		// Queries' answers wait in the connection's outbox, not held back by the send window as changes are: past
+		// twice that window waiting, the client is dropped as one that reads nothing, long before the send timeout
+		// (120 s here) would drop it.
+		String introspection = "{ __schema { types { name description fields { name description args { name } type { name } } } } }";
+		double dropped = sendFailures();
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 4096, null)) {
+			// 600 answers of 16 KB: more than the sockets' buffers and the outbox's bound together.
+			for (int i = 0; i < 600; i++) {
+				socket.send(RawWebSocket.subscribe("q" + i, introspection, Map.of()));
+			}
+			long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+			while (sendFailures() == dropped) {
+				assertThat(System.nanoTime()).as("the client that reads nothing dropped").isLessThan(deadline);
+				Thread.sleep(50);
+			}
+			int answers = 0;
+			while (socket.next(WITHIN) != null) {
+				answers++;
+			}
+			assertThat(socket.closeCode()).as("dropped after %d of 1,200 messages", answers).isIn(1013, 1006);
+			assertThat(answers).isLessThan(1_200);
+		}
+		// The server serves the next client.
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			socket.send(RawWebSocket.subscribe("q", "{ __typename }", Map.of()));
+			assertThat(socket.next(WITHIN)).isNotNull();
+		}
+	}
+
+	/** The server's count of WebSocket clients dropped for reading nothing. */
+	private static double sendFailures() {
+		Counter counter = Metrics.globalRegistry.find("dynamorelay.http.refusals").tag("reason", "websocket-send-failed")
+			.counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+	@Test
+	void aPageOfAnotherOriginIsRefusedAtTheHandshake() throws Exception {
+		assertThat(LiveOrigins.handshake(this.port, "https://elsewhere.example")).startsWith("HTTP/1.1 403");
+		assertThat(LiveOrigins.handshake(this.port, "http://127.0.0.1:" + this.port)).startsWith("HTTP/1.1 101");
+		assertThat(LiveOrigins.handshake(this.port, null)).startsWith("HTTP/1.1 101");
 	}
 
 	@Test

@@ -65,15 +65,21 @@ final class GraphQlWsProtocol {
 
 	/**
 	 * Runs {@code request}: its {@code next} messages, each as JSON; the stream ends as the operation does (its end
-	 * is told by {@link #complete} or {@link #error}).
+	 * is told by {@link #complete} or {@link #error}). {@code subscription} is run, before any message, when the
+	 * operation is a subscription: its changes are held back by its connection's send window upstream.
 	 */
 	@SuppressWarnings("unchecked")
-	Flux<String> execute(WebSocketGraphQlRequest request) {
+	Flux<String> execute(WebSocketGraphQlRequest request, Runnable subscription) {
 		String id = request.getId();
 		return this.handler.handleRequest(request).flatMapMany((WebGraphQlResponse response) -> {
-			Flux<Map<String, Object>> results = (response.getData() instanceof Publisher<?> publisher)
-					? Flux.from((Publisher<ExecutionResult>) publisher).map(ExecutionResult::toSpecification)
-					: Flux.just(response.toMap());
+			Flux<Map<String, Object>> results;
+			if (response.getData() instanceof Publisher<?> publisher) {
+				subscription.run();
+				results = Flux.from((Publisher<ExecutionResult>) publisher).map(ExecutionResult::toSpecification);
+			}
+			else {
+				results = Flux.just(response.toMap());
+			}
 			return results.map((result) -> encode(GraphQlWebSocketMessage.next(id, result)));
 		});
 	}

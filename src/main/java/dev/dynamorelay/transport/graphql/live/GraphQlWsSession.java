@@ -68,6 +68,9 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 	/** Closed by the server: what the client still sends is dropped unread. */
 	private volatile boolean closing;
 
+	/** The session closed: its operations are ended, and no other starts. */
+	private volatile boolean ended;
+
 	GraphQlWsSession(GraphQlWsProtocol protocol, WebSocketSession session, Outbox outbox,
 			LiveMemory.Connection connection) {
 		this.protocol = protocol;
@@ -105,7 +108,7 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			case "connection_init" -> init(message.payload());
 			case "subscribe" -> subscribe(message.id(), message.payload());
 			case "complete" -> complete(message.id());
-			case "ping" -> this.outbox.send(this.protocol.pong(), null);
+			case "ping" -> this.outbox.sendOnce(this.protocol.pong());
 			case "pong" -> {
 			}
 			// A server's message (connection_ack, next, error) from a client.
@@ -129,7 +132,7 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			.subscribe((ack) -> {
 				if (!this.closing) {
 					this.acknowledged = true;
-					this.outbox.send(this.protocol.ack(ack), null);
+					this.outbox.send(this.protocol.ack(ack), null, false, false);
 				}
 			}, (failure) -> {
 				logger.debug("WebSocket session {}: connection_init refused: {}", getId(), failure.toString());
@@ -161,7 +164,12 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			refuse(new CloseStatus(4409, "Subscriber for " + id + " already exists"), "a subscribe under an id in use");
 			return;
 		}
-		this.protocol.execute(request).subscribe(operation);
+		if (this.ended) {
+			// Closed from another thread meanwhile, after its operations were ended.
+			this.operations.remove(id, operation);
+			return;
+		}
+		this.protocol.execute(request, operation::windowed).subscribe(operation);
 	}
 
 	private void complete(String id) {
@@ -170,7 +178,7 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 		}
 		Operation operation = this.operations.remove(id);
 		if (operation != null) {
-			operation.dispose();
+			operation.end();
 		}
 		this.protocol.interceptor().handleCancelledSubscription(this, id).subscribe(null,
 				(failure) -> logger.debug("WebSocket session {}: the interceptors failed on complete: {}", getId(),
@@ -184,9 +192,9 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 		close(status);
 	}
 
-	/** Whether the server closed the session: its client's messages are no longer read. */
+	/** Whether the server closed the session (or a send failed): its client's messages are no longer read. */
 	boolean closing() {
-		return this.closing;
+		return this.closing || this.outbox.isClosed();
 	}
 
 	/** Closes the session with {@code status}, after the message being written ({@link Outbox#close}). */
@@ -197,13 +205,14 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 
 	/** The session closed: its operations end, what waited to be sent is dropped, and its bytes are freed. */
 	void closed(CloseStatus status) {
+		this.ended = true;
 		this.outbox.closed();
 		Disposable timeout = this.initTimeout;
 		if (timeout != null) {
 			timeout.dispose();
 		}
 		for (Operation operation : this.operations.values()) {
-			operation.dispose();
+			operation.end();
 		}
 		this.operations.clear();
 		this.connection.close();
@@ -247,14 +256,28 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 	 * One operation's messages on their way to the outbox, each as it comes, and its end: {@code complete}, or
 	 * {@code error} with the errors a subscription ended with. The transport asks for all of them, as the
 	 * subscription's changes are held back upstream while the connection's send window is full
-	 * ({@link LiveMemory}).
+	 * ({@link LiveMemory}); each one written frees its bytes there. Its id stays in use until its end goes to the
+	 * socket: the client may use it again once it has heard of that end.
 	 */
-	private final class Operation extends BaseSubscriber<String> {
+	private final class Operation extends BaseSubscriber<String> implements Outbox.Written {
 
 		private final String id;
 
+		/** Ended by the client or by the session's close: its account is gone, and nothing of it is counted. */
+		private volatile boolean cancelled;
+
+		/** Whether it is a subscription, whose messages its connection's send window bounds. */
+		private volatile boolean windowed;
+
 		Operation(String id) {
 			this.id = id;
+		}
+
+		/** Ends it before its end: what it had waiting is dropped. */
+		void end() {
+			this.cancelled = true;
+			dispose();
+			GraphQlWsSession.this.outbox.drop(this);
 		}
 
 		@Override
@@ -262,22 +285,36 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			subscription.request(Long.MAX_VALUE);
 		}
 
-		@Override
-		protected void hookOnNext(String message) {
-			GraphQlWsSession.this.outbox.send(message, this.id);
+		/** It is a subscription. */
+		void windowed() {
+			this.windowed = true;
 		}
 
-		/** Out of the operations before its end is sent: a client may use its id again once it hears of the end. */
+		@Override
+		protected void hookOnNext(String message) {
+			GraphQlWsSession.this.outbox.send(message, this, false, this.windowed);
+		}
+
 		@Override
 		protected void hookOnComplete() {
-			GraphQlWsSession.this.operations.remove(this.id, this);
-			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.complete(this.id), this.id);
+			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.complete(this.id), this, true, false);
 		}
 
 		@Override
 		protected void hookOnError(Throwable failure) {
+			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.error(this.id, failure), this, true, false);
+		}
+
+		@Override
+		public void written() {
+			if (!this.cancelled) {
+				GraphQlWsSession.this.connection.written(this.id);
+			}
+		}
+
+		@Override
+		public void ending() {
 			GraphQlWsSession.this.operations.remove(this.id, this);
-			GraphQlWsSession.this.outbox.send(GraphQlWsSession.this.protocol.error(this.id, failure), this.id);
 		}
 
 	}

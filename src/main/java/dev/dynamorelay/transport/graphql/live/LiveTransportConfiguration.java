@@ -2,6 +2,7 @@ package dev.dynamorelay.transport.graphql.live;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.graphql.autoconfigure.GraphQlCorsProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlProperties;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -47,12 +48,15 @@ class LiveTransportConfiguration {
 	 */
 	@Bean
 	LiveWebSocketHandler graphQlWebSocketHandler(WebGraphQlHandler handler, GraphQlProperties properties,
-			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, WebSocketProperties webSocket) {
+			JsonMapper json, HttpLimitsProperties limits, LiveConnections live, WebSocketProperties webSocket,
+			ObjectProvider<GraphQlCorsProperties> cors) {
+		ClosedUnderSends.install();
 		@SuppressWarnings("unchecked")
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
 				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
-				json, webSocket.sendTimeout());
+				json, webSocket.sendTimeout(), cors.stream().map(GraphQlCorsProperties::toCorsConfiguration)
+					.filter(java.util.Objects::nonNull).findFirst().orElse(null));
 	}
 
 	/**

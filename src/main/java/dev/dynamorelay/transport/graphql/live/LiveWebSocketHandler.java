@@ -14,6 +14,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.graphql.server.webmvc.GraphQlWebSocketHandler;
 import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
@@ -79,6 +80,9 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	private volatile boolean running;
 
+	/** Stopped (not merely not yet started: the web server starts taking connections before this starts). */
+	private volatile boolean stopped;
+
 	/** Where each session's subscribers' bytes are counted. */
 	private final LiveMemory memory;
 
@@ -98,9 +102,14 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	/** How long a send to one client may wait for it to read: a client that reads nothing is dropped then. */
 	private final Duration sendTimeout;
 
+	/** {@code spring.graphql.cors.*}, or null when none is configured. */
+	private final CorsConfiguration cors;
+
 	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
-			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout) {
+			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout,
+			CorsConfiguration cors) {
 		super(handler, converter, initTimeout, keepAlive);
+		this.cors = cors;
 		this.protocol = new GraphQlWsProtocol(handler, json);
 		this.initTimeout = initTimeout;
 		this.keepAlive = keepAlive;
@@ -111,14 +120,23 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	/**
-	 * The handshake's handler, with Spring GraphQL's check of the {@code Origin} (for the same CORS configuration,
-	 * none: same origin only, as before) but without its capture of the handshake's thread-local context: every
-	 * session held that capture for its life (Spring Security's context among it), which nothing here reads.
+	 * The handshake's handler, with Spring GraphQL's check of the {@code Origin}: the origins of
+	 * {@code spring.graphql.cors.*} (as for GraphQL over HTTP), or with none configured the server's own origin only,
+	 * as Spring GraphQL's handler checks it. Without Spring GraphQL's capture of the handshake's thread-local
+	 * context: every session held that capture for its life (Spring Security's context among it), which nothing here
+	 * reads.
 	 */
 	@Override
 	public WebSocketHttpRequestHandler initWebSocketHttpRequestHandler(HandshakeHandler handshakeHandler) {
+		OriginHandshakeInterceptor origins = new OriginHandshakeInterceptor();
+		if (this.cors != null && this.cors.getAllowedOrigins() != null) {
+			origins.setAllowedOrigins(this.cors.getAllowedOrigins());
+		}
+		if (this.cors != null && this.cors.getAllowedOriginPatterns() != null) {
+			origins.setAllowedOriginPatterns(this.cors.getAllowedOriginPatterns());
+		}
 		WebSocketHttpRequestHandler handler = new WebSocketHttpRequestHandler(this, handshakeHandler);
-		handler.setHandshakeInterceptors(List.of(new OriginHandshakeInterceptor()));
+		handler.setHandshakeInterceptors(List.of(origins));
 		return handler;
 	}
 
@@ -163,13 +181,19 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			tooBig(session);
 			return;
 		}
-		if (this.assembling.addAndGet(bytes) > ASSEMBLING_MESSAGES * this.maxMessageSize) {
-			discard(id);
-			this.assembling.addAndGet(-bytes);
-			busy(session);
-			return;
+		synchronized (parts) {
+			if (parts.discarded) {
+				// Discarded from another thread (its session closed) since it was looked up.
+				return;
+			}
+			if (this.assembling.addAndGet(bytes) > ASSEMBLING_MESSAGES * this.maxMessageSize) {
+				this.assembling.addAndGet(-bytes);
+				discard(id);
+				busy(session);
+				return;
+			}
+			parts.counted += bytes;
 		}
-		parts.counted += bytes;
 		parts.text.append(message.getPayload());
 		if (message.isLast()) {
 			discard(id);
@@ -200,7 +224,11 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	private void discard(String id) {
 		Parts parts = this.partial.remove(id);
 		if (parts != null) {
-			this.assembling.addAndGet(-parts.counted);
+			synchronized (parts) {
+				parts.discarded = true;
+				this.assembling.addAndGet(-parts.counted);
+				parts.counted = 0;
+			}
 		}
 	}
 
@@ -256,6 +284,11 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			closeQuietly(raw, GraphQlWsSession.INVALID_MESSAGE);
 			return;
 		}
+		if (this.stopped) {
+			// Opened after the stop closed the others (the web server still takes connections until its own stop).
+			closeQuietly(raw, RESTART);
+			return;
+		}
 		jakarta.websocket.Session tomcat = (raw instanceof NativeWebSocketSession nativeSession)
 				? nativeSession.getNativeSession(jakarta.websocket.Session.class) : null;
 		if (tomcat == null) {
@@ -265,7 +298,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		tomcat.getUserProperties().put("org.apache.tomcat.websocket.BLOCKING_SEND_TIMEOUT", this.sendTimeout.toMillis());
 		LiveMemory.Connection connection = this.memory.connection();
 		GraphQlWsSession session = new GraphQlWsSession(this.protocol, raw,
-				new Outbox(raw, tomcat.getAsyncRemote(), connection, this.sendTimeout.toMillis()), connection);
+				new Outbox(raw, tomcat.getAsyncRemote(), this.sendTimeout.toMillis()), connection);
 		raw.getAttributes().put(LiveMemory.CONNECTION_ATTRIBUTE, connection);
 		this.sessions.put(raw.getId(), session);
 		session.initTimeout(Schedulers.parallel().schedule(session::initTimedOut, this.initTimeout.toMillis(),
@@ -302,6 +335,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	@Override
 	public synchronized void start() {
 		this.running = true;
+		this.stopped = false;
 		if (this.keepAlive != null && !this.keepAlive.isZero() && this.pings == null) {
 			this.pings = Schedulers.parallel().schedulePeriodically(this::ping, this.keepAlive.toMillis(),
 					this.keepAlive.toMillis(), TimeUnit.MILLISECONDS);
@@ -311,8 +345,14 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	/** Pings every acknowledged session that is sending nothing now. */
 	private void ping() {
 		for (GraphQlWsSession session : this.sessions.values()) {
-			if (session.acknowledged()) {
-				session.outbox().sendIfIdle(this.protocol.ping());
+			try {
+				if (session.acknowledged()) {
+					session.outbox().sendIfIdle(this.protocol.ping());
+				}
+			}
+			catch (RuntimeException ex) {
+				// One session's failure ends neither the timer nor the others' pings.
+				logger.debug("WebSocket session {}: the keep-alive ping failed: {}", session.getId(), ex.toString());
 			}
 		}
 	}
@@ -320,6 +360,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	@Override
 	public synchronized void stop() {
 		this.running = false;
+		this.stopped = true;
 		if (this.pings != null) {
 			this.pings.dispose();
 			this.pings = null;
@@ -340,8 +381,8 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 
 	/**
 	 * A message whose parts are arriving: its text so far, its size in bytes, and the bytes of it counted in
-	 * {@link #assembling}. Only its session's reading thread touches it: Tomcat reads a connection on one thread at a
-	 * time.
+	 * {@link #assembling}. Its session's reading thread adds to it (Tomcat reads a connection on one thread at a
+	 * time); a close on another thread may discard it meanwhile, so what is counted is guarded by it.
 	 */
 	private static final class Parts {
 
@@ -350,6 +391,8 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		long bytes;
 
 		long counted;
+
+		boolean discarded;
 
 	}
 

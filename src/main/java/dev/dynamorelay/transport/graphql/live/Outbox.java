@@ -17,10 +17,12 @@ import dev.dynamorelay.transport.web.ErrorResponses;
 
 /**
  * What one WebSocket session sends, one message at a time through Tomcat's asynchronous send, with no thread of
- * its own: a message waits here while the one before it is written, and Tomcat's completion sends the next. Each
- * message of a subscription written to the socket is told to the connection's {@link LiveMemory.Connection},
- * which frees its bytes and opens the send window again; so what waits here is bounded by that window
- * ({@link LiveMemory#SEND_WINDOW}) and by the few messages of the protocol's own.
+ * its own: a message waits here while the one before it is written, and Tomcat's completion (on a thread of its
+ * executor) sends the next. Each message of an operation is told to it once written ({@link Written}): a
+ * subscription's frees its bytes in the connection's {@link LiveMemory.Connection} and opens the send window again,
+ * so what subscriptions queue here is bounded by that window ({@link LiveMemory#SEND_WINDOW}). What else waits (the
+ * protocol's own messages, queries' answers) is bounded too: a {@code pong} is not queued twice, and a client that
+ * reads nothing while more than {@value #MAX_WAITING_CHARS} chars wait is dropped as one that reads nothing at all.
  *
  * <p>A send that fails (the client read nothing for the send timeout, or went away) closes the session with 1013
  * (Try Again Later), quietly: one DEBUG line. A close of the server's waits for the message being written, as
@@ -31,13 +33,14 @@ import dev.dynamorelay.transport.web.ErrorResponses;
  */
 final class Outbox implements SendHandler {
 
+	/** The most chars that may wait behind the message being written: twice a connection's send window. */
+	static final long MAX_WAITING_CHARS = 2 * LiveMemory.SEND_WINDOW;
+
 	private static final Logger logger = LoggerFactory.getLogger(Outbox.class);
 
 	private final WebSocketSession session;
 
 	private final RemoteEndpoint.Async remote;
-
-	private final LiveMemory.Connection connection;
 
 	/** The message being written, or null. Guarded by this. */
 	private Pending current;
@@ -45,9 +48,12 @@ final class Outbox implements SendHandler {
 	/** The messages after it, made when a second waits. Guarded by this. */
 	private ArrayDeque<Pending> waiting;
 
+	/** The chars of the messages waiting. Guarded by this. */
+	private long waitingChars;
+
 	/**
-	 * The thread inside {@link RemoteEndpoint.Async#sendText}: a completion on that thread (Tomcat completes a write
-	 * that went at once before it returns) leaves the next message to that thread's loop rather than recursing.
+	 * The thread inside {@link RemoteEndpoint.Async#sendText}: a completion on that thread (Tomcat runs it there only
+	 * when its executor refuses it, at shutdown) leaves the next message to that thread's loop rather than recursing.
 	 * Guarded by this.
 	 */
 	private Thread writer;
@@ -60,33 +66,58 @@ final class Outbox implements SendHandler {
 	/** The close of the server's that waits for the message being written, or null. Guarded by this. */
 	private CloseStatus closing;
 
-	Outbox(WebSocketSession session, RemoteEndpoint.Async remote, LiveMemory.Connection connection, long sendTimeout) {
+	Outbox(WebSocketSession session, RemoteEndpoint.Async remote, long sendTimeout) {
 		this.session = session;
 		this.remote = remote;
-		this.connection = connection;
 		this.remote.setSendTimeout(sendTimeout);
 	}
 
+	/** What a message belongs to: an operation, told as its messages go. */
+	interface Written {
+
+		/** A message of it (not its last) was written to the socket. */
+		void written();
+
+		/**
+		 * Its last message is being handed to the socket: from now on its client may hear of its end, and use its id
+		 * again.
+		 */
+		void ending();
+
+	}
+
 	/**
-	 * Sends {@code text}, after what is being sent: {@code id} is the subscription it belongs to (told to the
-	 * connection once written), or null for a message of the protocol's own.
+	 * Sends {@code text}, after what is being sent: {@code whom} is the operation it belongs to (told as it goes), or
+	 * null for a message of the protocol's own; {@code last}, whether it ends that operation; {@code windowed}, whether
+	 * a subscription's send window bounds it already (else it counts against {@link #MAX_WAITING_CHARS}).
 	 */
-	void send(String text, String id) {
+	void send(String text, Written whom, boolean last, boolean windowed) {
+		boolean start = false;
+		boolean overflow = false;
 		synchronized (this) {
 			if (this.closed) {
 				return;
 			}
-			Pending message = new Pending(text, id);
-			if (this.current != null) {
+			Pending message = new Pending(text, whom, last, windowed);
+			if (this.current == null) {
+				this.current = message;
+				start = true;
+			}
+			else {
 				if (this.waiting == null) {
 					this.waiting = new ArrayDeque<>(4);
 				}
 				this.waiting.add(message);
-				return;
+				this.waitingChars += message.unbounded();
+				overflow = this.waitingChars > MAX_WAITING_CHARS;
 			}
-			this.current = message;
 		}
-		write();
+		if (overflow) {
+			failed(new java.io.IOException("over " + MAX_WAITING_CHARS + " chars waited for a client that read nothing"));
+		}
+		else if (start) {
+			write();
+		}
 	}
 
 	/** Sends {@code text} only if nothing is being sent (a keep-alive ping: a busy connection needs none). */
@@ -95,9 +126,37 @@ final class Outbox implements SendHandler {
 			if (this.closed || this.current != null) {
 				return;
 			}
-			this.current = new Pending(text, null);
+			this.current = new Pending(text, null, false, false);
 		}
 		write();
+	}
+
+	/** Sends {@code text} (a pong) unless the very same message waits already. */
+	void sendOnce(String text) {
+		synchronized (this) {
+			if (this.waiting != null && this.waiting.stream().anyMatch((message) -> message.text() == text)) {
+				return;
+			}
+		}
+		send(text, null, false, false);
+	}
+
+	/** Drops what waits of {@code whom} (an operation the client ended): its messages are of no use to it now. */
+	synchronized void drop(Written whom) {
+		if (this.waiting != null && this.waiting.removeIf((message) -> {
+			boolean mine = message.whom() == whom;
+			if (mine) {
+				this.waitingChars -= message.unbounded();
+			}
+			return mine;
+		}) && this.waiting.isEmpty()) {
+			this.waiting = null;
+		}
+	}
+
+	/** Whether the session closed, or a send failed and is closing it. */
+	synchronized boolean isClosed() {
+		return this.closed;
 	}
 
 	/** Writes the current message, and the next ones its completions hand back to this thread. */
@@ -108,6 +167,9 @@ final class Outbox implements SendHandler {
 			this.writer = Thread.currentThread();
 		}
 		while (next != null) {
+			if (next.last() && next.whom() != null) {
+				next.whom().ending();
+			}
 			try {
 				this.remote.sendText(next.text(), this);
 			}
@@ -124,7 +186,7 @@ final class Outbox implements SendHandler {
 					return;
 				}
 				this.again = false;
-				next = this.current;
+				next = this.closed ? null : this.current;
 			}
 		}
 	}
@@ -141,15 +203,18 @@ final class Outbox implements SendHandler {
 		boolean more;
 		synchronized (this) {
 			done = this.current;
-			this.current = (this.waiting != null) ? this.waiting.poll() : null;
-			more = this.current != null && !this.closed;
+			this.current = (this.waiting != null && !this.closed) ? this.waiting.poll() : null;
+			if (this.current != null) {
+				this.waitingChars -= this.current.unbounded();
+			}
+			more = this.current != null;
 			inline = this.writer == Thread.currentThread();
 			if (inline && more) {
 				this.again = true;
 			}
 		}
-		if (done != null && done.id() != null) {
-			this.connection.written(done.id());
+		if (done != null && done.whom() != null && !done.last()) {
+			done.whom().written();
 		}
 		if (more && !inline) {
 			write();
@@ -170,6 +235,7 @@ final class Outbox implements SendHandler {
 			}
 			this.closed = true;
 			this.waiting = null;
+			this.waitingChars = 0;
 			if (this.current != null) {
 				this.closing = status;
 				return;
@@ -194,6 +260,7 @@ final class Outbox implements SendHandler {
 	synchronized void closed() {
 		this.closed = true;
 		this.waiting = null;
+		this.waitingChars = 0;
 		this.closing = null;
 	}
 
@@ -207,6 +274,7 @@ final class Outbox implements SendHandler {
 			}
 			this.closed = true;
 			this.waiting = null;
+			this.waitingChars = 0;
 		}
 		if (asked != null) {
 			// Closed by the server meanwhile: its close, as it asked.
@@ -231,8 +299,17 @@ final class Outbox implements SendHandler {
 		}
 	}
 
-	/** A message to send, and the subscription it belongs to (or null). */
-	private record Pending(String text, String id) {
+	/**
+	 * A message to send, the operation it belongs to (or null), whether it ends that operation, and whether a send
+	 * window bounds it.
+	 */
+	private record Pending(String text, Written whom, boolean last, boolean windowed) {
+
+		/** Its chars that count against {@link #MAX_WAITING_CHARS}. */
+		long unbounded() {
+			return this.windowed ? 0 : this.text.length();
+		}
+
 	}
 
 }
