@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +41,9 @@ class LiveProtocolIT extends IntegrationTest {
 
 	@Autowired
 	private LiveConnections live;
+
+	@Autowired
+	private MeterRegistry registry;
 
 	@DynamicPropertySource
 	static void tokens(DynamicPropertyRegistry registry) {
@@ -202,10 +205,9 @@ class LiveProtocolIT extends IntegrationTest {
 		}
 	}
 
-	/** The server's count of WebSocket clients dropped for reading nothing. */
-	private static double sendFailures() {
-		Counter counter = Metrics.globalRegistry.find("dynamorelay.http.refusals").tag("reason", "websocket-send-failed")
-			.counter();
+	/** The server's count of WebSocket clients dropped for reading nothing (in this context's registry). */
+	private double sendFailures() {
+		Counter counter = this.registry.find("dynamorelay.http.refusals").tag("reason", "websocket-send-failed").counter();
 		return (counter != null) ? counter.count() : 0;
 	}
 
