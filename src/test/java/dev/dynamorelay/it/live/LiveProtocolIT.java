@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The graphql-transport-ws protocol as the server speaks it, message by message from a raw socket: the close codes
- * for what a client must not send (4403 a refused token, 4401 a subscribe before the connection was acknowledged, 4429 a second
- * {@code connection_init}, 4408 none within its timeout, 4400 a server's message or a subscribe without a
- * document), a {@code pong} for a {@code ping}, keep-alive pings on an idle connection, a query's {@code next} and
- * {@code complete}, each operation's in order when many run at once on one connection, and a client's
- * {@code complete} ending its subscription. None of them logs an ERROR.
+ * for what a client must not send (4403 a refused token, 4401 a subscribe before the connection was acknowledged,
+ * 4429 a second {@code connection_init}, 4408 none within its timeout, 4400 a server's message, a subscribe without
+ * a document or the old graphql-ws protocol, 1003 a binary message), a {@code pong} for a {@code ping}, keep-alive
+ * pings on an idle connection, a query's {@code next} and {@code complete}, each operation's in order when many run
+ * at once on one connection, and a client's {@code complete} ending its subscription. None of them logs an ERROR.
  */
 @TestPropertySource(properties = { "spring.graphql.websocket.connection-init-timeout=2s",
 		"spring.graphql.websocket.keep-alive=1s", "dynamo-relay.live.send-timeout=120s" })
@@ -120,6 +120,24 @@ class LiveProtocolIT extends IntegrationTest {
 				assertThat(socket.next(WITHIN)).as(message).isNull();
 				assertThat(socket.closeCode()).as(message).isEqualTo(4400);
 			}
+		}
+	}
+
+	@Test
+	void theOldGraphqlWsProtocolIsClosedWithBadRequest() {
+		// subscriptions-transport-ws's protocol, which is not served: graphql-transport-ws is.
+		try (RawWebSocket socket = RawWebSocket.connect(null, this.port, 64 * 1024, "graphql-ws")) {
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(4400);
+		}
+	}
+
+	@Test
+	void aBinaryMessageClosesWithUnsupportedData() {
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, null)) {
+			socket.sendBinary(new byte[] { 1, 2, 3 });
+			assertThat(socket.next(WITHIN)).isNull();
+			assertThat(socket.closeCode()).isEqualTo(1003);
 		}
 	}
 

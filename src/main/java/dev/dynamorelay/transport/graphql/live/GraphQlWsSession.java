@@ -79,16 +79,11 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 		this.connection = connection;
 	}
 
-	LiveMemory.Connection connection() {
-		return this.connection;
-	}
-
-	Outbox outbox() {
-		return this.outbox;
-	}
-
-	boolean acknowledged() {
-		return this.acknowledged;
+	/** A keep-alive ping, once acknowledged and if it is sending nothing (a busy connection needs none). */
+	void keepAlive() {
+		if (this.acknowledged) {
+			this.outbox.sendIfIdle(this.protocol.ping());
+		}
 	}
 
 	/** Closes the session with 4408 unless {@code connection_init} came first. */
@@ -112,14 +107,15 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			case "pong" -> {
 			}
 			// A server's message (connection_ack, next, error) from a client.
-			default -> refuse(INVALID_MESSAGE, "a message of type " + message.type() + ", which clients do not send");
+			default -> refuse("message-invalid", INVALID_MESSAGE,
+					"a message of type " + message.type() + ", which clients do not send");
 		}
 	}
 
 	private void init(Map<String, Object> payload) {
 		Map<String, Object> given = (payload != null) ? payload : Collections.emptyMap();
 		if (!this.init.compareAndSet(null, given)) {
-			refuse(TOO_MANY_INITS, "a second connection_init");
+			refuse("message-invalid", TOO_MANY_INITS, "a second connection_init");
 			return;
 		}
 		Disposable timeout = this.initTimeout;
@@ -142,11 +138,11 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 
 	private void subscribe(String id, Map<String, Object> payload) {
 		if (!this.acknowledged) {
-			refuse(UNAUTHORIZED, "subscribe before the connection was acknowledged");
+			refuse("message-invalid", UNAUTHORIZED, "subscribe before the connection was acknowledged");
 			return;
 		}
 		if (id == null) {
-			refuse(INVALID_MESSAGE, "subscribe without an id");
+			refuse("message-invalid", INVALID_MESSAGE, "subscribe without an id");
 			return;
 		}
 		WebSocketGraphQlRequest request;
@@ -156,12 +152,14 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 					(payload != null) ? payload : Collections.emptyMap(), id, null, this);
 		}
 		catch (ServerWebInputException ex) {
-			refuse(new CloseStatus(4400, GraphQlWsMessages.reason(String.valueOf(ex.getReason()))), ex.getReason());
+			refuse("message-invalid", new CloseStatus(4400, GraphQlWsMessages.reason(String.valueOf(ex.getReason()))),
+					ex.getReason());
 			return;
 		}
 		Operation operation = new Operation(id);
 		if (this.operations.putIfAbsent(id, operation) != null) {
-			refuse(new CloseStatus(4409, "Subscriber for " + id + " already exists"), "a subscribe under an id in use");
+			refuse("message-invalid", new CloseStatus(4409, "Subscriber for " + id + " already exists"),
+					"a subscribe under an id in use");
 			return;
 		}
 		if (this.ended) {
@@ -185,9 +183,12 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 						failure.toString()));
 	}
 
-	/** Closes the session for a message it cannot take: one DEBUG line, a refusal counted. */
-	private void refuse(CloseStatus status, String what) {
-		ErrorResponses.refusal("message-invalid");
+	/**
+	 * Closes the session for a message it cannot take: one DEBUG line, a refusal counted under {@code counted}
+	 * ({@code dynamorelay.http.refusals}).
+	 */
+	void refuse(String counted, CloseStatus status, String what) {
+		ErrorResponses.refusal(counted);
 		logger.debug("WebSocket session {}: {}, closed with {}", getId(), what, status.getCode());
 		close(status);
 	}

@@ -55,8 +55,8 @@ class LiveTransportConfiguration {
 		HttpMessageConverter<Object> converter = (HttpMessageConverter<Object>) (HttpMessageConverter<?>) new JacksonJsonHttpMessageConverter(json);
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
 				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
-				json, webSocket.sendTimeout(), cors.stream().map(GraphQlCorsProperties::toCorsConfiguration)
-					.filter(java.util.Objects::nonNull).findFirst().orElse(null));
+				json, webSocket.sendTimeout(), cors.getIfAvailable(GraphQlCorsProperties::new)
+					.toCorsConfiguration());
 	}
 
 	/**

@@ -27,7 +27,6 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.dynamorelay.live.LiveMemory;
-import dev.dynamorelay.transport.web.ErrorResponses;
 
 /**
  * The WebSocket transport of GraphQL ({@code graphql-transport-ws}, the graphql-ws library's protocol): each session a
@@ -212,9 +211,8 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			message = GraphQlWsMessages.read(this.json, text);
 		}
 		catch (GraphQlWsMessages.InvalidMessage ex) {
-			ErrorResponses.refusal("message-invalid");
-			logger.debug("WebSocket session {}: an invalid message ({}), closed with 4400", session.getId(), ex.getMessage());
-			close(session.getId(), new CloseStatus(4400, GraphQlWsMessages.reason(ex.getMessage())));
+			session.refuse("message-invalid", new CloseStatus(4400, GraphQlWsMessages.reason(ex.getMessage())),
+					"an invalid message (" + ex.getMessage() + ")");
 			return;
 		}
 		session.receive(message);
@@ -233,19 +231,15 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	}
 
 	private void tooBig(GraphQlWsSession session) {
-		ErrorResponses.refusal("message-too-large");
-		logger.debug("WebSocket session {}: a message over {} bytes, closed with 1009", session.getId(),
-				this.maxMessageSize);
-		close(session.getId(), new CloseStatus(CloseStatus.TOO_BIG_TO_PROCESS.getCode(),
-				"Message over %d bytes (dynamo-relay.http.max-body-size + 1 KB)".formatted(this.maxMessageSize)));
+		session.refuse("message-too-large", new CloseStatus(CloseStatus.TOO_BIG_TO_PROCESS.getCode(),
+				"Message over %d bytes (dynamo-relay.http.max-body-size + 1 KB)".formatted(this.maxMessageSize)),
+				"a message over " + this.maxMessageSize + " bytes");
 	}
 
 	/** Too many large messages arrive at once: this one's session is closed with 1013 (Try Again Later). */
 	private void busy(GraphQlWsSession session) {
-		ErrorResponses.refusal("messages-assembling");
-		logger.debug("WebSocket session {}: {} messages being put together already, closed with 1013", session.getId(),
-				ASSEMBLING_MESSAGES);
-		close(session.getId(), new CloseStatus(1013, "Too many large messages at once: try again later"));
+		session.refuse("messages-assembling", new CloseStatus(1013, "Too many large messages at once: try again later"),
+				ASSEMBLING_MESSAGES + " messages being put together already");
 	}
 
 	/**
@@ -346,9 +340,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	private void ping() {
 		for (GraphQlWsSession session : this.sessions.values()) {
 			try {
-				if (session.acknowledged()) {
-					session.outbox().sendIfIdle(this.protocol.ping());
-				}
+				session.keepAlive();
 			}
 			catch (RuntimeException ex) {
 				// One session's failure ends neither the timer nor the others' pings.

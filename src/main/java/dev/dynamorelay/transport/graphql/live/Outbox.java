@@ -51,6 +51,9 @@ final class Outbox implements SendHandler {
 	/** The chars of the messages waiting. Guarded by this. */
 	private long waitingChars;
 
+	/** The message of {@link #sendOnce} waiting, if one does. Guarded by this. */
+	private Pending once;
+
 	/**
 	 * The thread inside {@link RemoteEndpoint.Async#sendText}: a completion on that thread (Tomcat runs it there only
 	 * when its executor refuses it, at shutdown) leaves the next message to that thread's loop rather than recursing.
@@ -131,14 +134,25 @@ final class Outbox implements SendHandler {
 		write();
 	}
 
-	/** Sends {@code text} (a pong) unless the very same message waits already. */
+	/** Sends {@code text} (a pong) unless one such waits already: a client's pings never pile up pongs. */
 	void sendOnce(String text) {
 		synchronized (this) {
-			if (this.waiting != null && this.waiting.stream().anyMatch((message) -> message.text() == text)) {
+			if (this.closed || this.once != null) {
 				return;
 			}
+			Pending message = new Pending(text, null, false, false);
+			if (this.current != null) {
+				if (this.waiting == null) {
+					this.waiting = new ArrayDeque<>(4);
+				}
+				this.waiting.add(message);
+				this.waitingChars += message.unbounded();
+				this.once = message;
+				return;
+			}
+			this.current = message;
 		}
-		send(text, null, false, false);
+		write();
 	}
 
 	/** Drops what waits of {@code whom} (an operation the client ended): its messages are of no use to it now. */
@@ -207,6 +221,9 @@ final class Outbox implements SendHandler {
 			if (this.current != null) {
 				this.waitingChars -= this.current.unbounded();
 			}
+			if (this.current == this.once) {
+				this.once = null;
+			}
 			more = this.current != null;
 			inline = this.writer == Thread.currentThread();
 			if (inline && more) {
@@ -236,6 +253,7 @@ final class Outbox implements SendHandler {
 			this.closed = true;
 			this.waiting = null;
 			this.waitingChars = 0;
+			this.once = null;
 			if (this.current != null) {
 				this.closing = status;
 				return;
@@ -261,6 +279,7 @@ final class Outbox implements SendHandler {
 		this.closed = true;
 		this.waiting = null;
 		this.waitingChars = 0;
+		this.once = null;
 		this.closing = null;
 	}
 
@@ -275,6 +294,7 @@ final class Outbox implements SendHandler {
 			this.closed = true;
 			this.waiting = null;
 			this.waitingChars = 0;
+			this.once = null;
 		}
 		if (asked != null) {
 			// Closed by the server meanwhile: its close, as it asked.
