@@ -17,6 +17,7 @@ import org.springframework.graphql.server.WebSocketGraphQlInterceptor;
 import org.springframework.graphql.server.WebSocketGraphQlRequest;
 import org.springframework.graphql.server.support.GraphQlWebSocketMessage;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -64,14 +65,16 @@ final class GraphQlWsProtocol {
 	}
 
 	/**
-	 * Runs {@code request}: its {@code next} messages, each as JSON; the stream ends as the operation does (its end
-	 * is told by {@link #complete} or {@link #error}). {@code subscription} is run, before any message, when the
-	 * operation is a subscription: its changes are held back by its connection's send window upstream.
+	 * Runs {@code request}: its answer is the stream of its {@code next} messages, each as JSON; the stream ends as
+	 * the operation does (its end is told by {@link #complete} or {@link #error}). {@code subscription} is run, before
+	 * any message, when the operation is a subscription: its changes are held back by its connection's send window
+	 * upstream. The answer comes apart from its stream so that a subscription's stream, which lives as long as it
+	 * does, does not hold the request and the chain that answered it (a {@code flatMapMany} keeps both).
 	 */
 	@SuppressWarnings("unchecked")
-	Flux<String> execute(WebSocketGraphQlRequest request, Runnable subscription) {
+	Mono<Flux<String>> execute(WebSocketGraphQlRequest request, Runnable subscription) {
 		String id = request.getId();
-		return this.handler.handleRequest(request).flatMapMany((WebGraphQlResponse response) -> {
+		return this.handler.handleRequest(request).map((WebGraphQlResponse response) -> {
 			Flux<Map<String, Object>> results;
 			if (response.getData() instanceof Publisher<?> publisher) {
 				subscription.run();

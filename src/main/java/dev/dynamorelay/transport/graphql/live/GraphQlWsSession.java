@@ -19,6 +19,7 @@ import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketSession;
 import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import dev.dynamorelay.live.LiveMemory;
@@ -167,7 +168,7 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 			this.operations.remove(id, operation);
 			return;
 		}
-		this.protocol.execute(request, operation::windowed).subscribe(operation);
+		operation.start(this.protocol.execute(request, operation::windowed));
 	}
 
 	private void complete(String id) {
@@ -270,13 +271,31 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 		/** Whether it is a subscription, whose messages its connection's send window bounds. */
 		private volatile boolean windowed;
 
+		/** Waits for the answer, whose messages it then subscribes to; once it came, holds nothing upstream. */
+		private volatile Disposable answering;
+
 		Operation(String id) {
 			this.id = id;
+		}
+
+		/** Runs it: its messages once its answer comes; a failure before is its error, no answer its end. */
+		void start(Mono<Flux<String>> answer) {
+			Disposable waiting = answer.defaultIfEmpty(Flux.empty())
+				.onErrorResume((failure) -> Mono.just(Flux.error(failure)))
+				.subscribe((messages) -> messages.subscribe(this));
+			this.answering = waiting;
+			if (this.cancelled) {
+				waiting.dispose();
+			}
 		}
 
 		/** Ends it before its end: what it had waiting is dropped. */
 		void end() {
 			this.cancelled = true;
+			Disposable waiting = this.answering;
+			if (waiting != null) {
+				waiting.dispose();
+			}
 			dispose();
 			GraphQlWsSession.this.outbox.drop(this);
 		}

@@ -20,6 +20,7 @@ import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.adapter.NativeWebSocketSession;
 import org.springframework.web.socket.server.HandshakeHandler;
+import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 import org.springframework.web.socket.server.support.OriginHandshakeInterceptor;
 import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
 import reactor.core.Disposable;
@@ -123,7 +124,8 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	 * {@code spring.graphql.cors.*} (as for GraphQL over HTTP), or with none configured the server's own origin only,
 	 * as Spring GraphQL's handler checks it. Without Spring GraphQL's capture of the handshake's thread-local
 	 * context: every session held that capture for its life (Spring Security's context among it), which nothing here
-	 * reads.
+	 * reads. The upgrade is Tomcat's, without a copy of the handshake's headers kept ({@link UpgradeWithoutHeaders}),
+	 * in place of Spring Boot's handler, which is Spring's default one.
 	 */
 	@Override
 	public WebSocketHttpRequestHandler initWebSocketHttpRequestHandler(HandshakeHandler handshakeHandler) {
@@ -134,7 +136,8 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 		if (this.cors != null && this.cors.getAllowedOriginPatterns() != null) {
 			origins.setAllowedOriginPatterns(this.cors.getAllowedOriginPatterns());
 		}
-		WebSocketHttpRequestHandler handler = new WebSocketHttpRequestHandler(this, handshakeHandler);
+		WebSocketHttpRequestHandler handler = new WebSocketHttpRequestHandler(this,
+				new DefaultHandshakeHandler(new UpgradeWithoutHeaders()));
 		handler.setHandshakeInterceptors(List.of(origins));
 		return handler;
 	}
