@@ -186,12 +186,14 @@ public final class LiveMemory {
 	 */
 	public final class Connection {
 
-		final Set<SubscriptionBytes> accounts = new LinkedHashSet<>();
+		// Sized for the common connection, of one or a few subscriptions (an idle one holds them for its life); they
+		// grow as any collection does.
+		final Set<SubscriptionBytes> accounts = new LinkedHashSet<>(2);
 
-		private final Map<String, SubscriptionBytes> byId = new HashMap<>();
+		private final Map<String, SubscriptionBytes> byId = new HashMap<>(2);
 
 		/** Subscriptions waiting for the send window to open. */
-		final ArrayDeque<SubscriptionBytes> waiting = new ArrayDeque<>();
+		final ArrayDeque<SubscriptionBytes> waiting = new ArrayDeque<>(1);
 
 		long held;
 

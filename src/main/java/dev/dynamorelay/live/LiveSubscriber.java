@@ -53,8 +53,11 @@ final class LiveSubscriber {
 	/** While a resuming subscriber catches up from the stream: live changes wait behind the replayed ones. */
 	private volatile boolean holding;
 
-	/** The changes read again for a resuming subscriber, sent before the live ones. Guarded by the buffer. */
-	private final ArrayDeque<ChangeBuffer.Waiting> replayed = new ArrayDeque<>();
+	/**
+	 * The changes read again for a resuming subscriber, sent before the live ones (sized for none: most subscribers
+	 * never resume, and an idle one holds it for its life). Guarded by the buffer.
+	 */
+	private final ArrayDeque<ChangeBuffer.Waiting> replayed = new ArrayDeque<>(1);
 
 	/**
 	 * The first change handed to the transport, if any: while none is written, where it resumes is before it (a

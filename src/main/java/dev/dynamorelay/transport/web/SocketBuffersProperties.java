@@ -8,8 +8,8 @@ import org.springframework.util.unit.DataSize;
  * The buffers Tomcat gives every connection, HTTP and WebSocket alike, held while it is open, idle or not (Tomcat's
  * {@code socket.appReadBufSize} and {@code socket.appWriteBufSize}, 8 KB each by default). A connection reads and
  * writes the network at most a buffer at a time, so small buffers make more system calls for a large body or
- * answer; a WebSocket connection reads and writes in parts of 1 KB anyway ({@code WebSocketBuffers}), and an idle
- * one, such as a live subscriber's, holds its two buffers for nothing.
+ * answer; a WebSocket connection reads and writes in parts of 512 bytes anyway ({@code WebSocketBuffers}), and an
+ * idle one, such as a live subscriber's, holds its two buffers for nothing.
  *
  * @param readBuffer the buffer each connection, HTTP or WebSocket, reads the network into, held while it is open
  * (Tomcat's {@code socket.appReadBufSize}, 8 KB by default): a read takes at most this much at once; {@code 8KB}
@@ -19,7 +19,7 @@ import org.springframework.util.unit.DataSize;
  * Tomcat's
  */
 @ConfigurationProperties("dynamo-relay.http.socket")
-public record SocketBuffersProperties(@DefaultValue("2KB") DataSize readBuffer, @DefaultValue("2KB") DataSize writeBuffer) {
+public record SocketBuffersProperties(@DefaultValue("1KB") DataSize readBuffer, @DefaultValue("2KB") DataSize writeBuffer) {
 
 	/** The smallest buffer taken: room for a request line and a few headers in one read. */
 	static final long MIN = 512;

@@ -28,7 +28,7 @@ import dev.dynamorelay.it.IntegrationTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * WebSocket messages larger than Tomcat's 1 KB buffers of a session: the server takes a message in parts up to
+ * WebSocket messages larger than Tomcat's 512-byte buffers of a session: the server takes a message in parts up to
  * {@code dynamo-relay.http.max-body-size} + 1 KB (1 MB + 1 KB), closes the session with 1009 (Message Too
  * Big) beyond, counting the refusal, and sends a large result in frames that the client puts together.
  */
@@ -44,13 +44,13 @@ class LiveMessagesIT extends IntegrationTest {
 	@Test
 	void aSubscribeMessageOfManyBuffersIsTakenAndItsLargeChangesArriveWhole() throws Exception {
 		String userId = this.fixtures.buyer("large-subscribe");
-		// 20 KB of comment: the message arrives in about 20 parts.
+		// 20 KB of comment: the message arrives in parts of 128 chars, about 160 of them.
 		String document = "# " + "padding ".repeat(2_500) + "\n" + CHANGES;
 		try (Socket socket = Socket.open(this.port)) {
 			String subscribe = subscribe("1", document, Map.of("u", userId));
 			assertThat(subscribe.length()).isGreaterThan(20_000);
 			socket.send(subscribe);
-			// A change of 5 KB (its product), more than one frame of the server's 1 KB output buffer.
+			// A change of 5 KB (its product), ten frames of the server's 512-byte encoder buffer.
 			String product = "p".repeat(5_000);
 			JsonNode next = null;
 			for (int attempt = 0; attempt < 10 && next == null; attempt++) {
@@ -62,7 +62,7 @@ class LiveMessagesIT extends IntegrationTest {
 			JsonNode change = next.path("payload").path("data").path("purchaseChanges");
 			assertThat(change.path("kind").asString()).isEqualTo("ADDED");
 			assertThat(change.path("edge").path("node").path("product").asString()).isEqualTo(product);
-			assertThat(socket.parts).as("the change came in frames of 1 KB").isGreaterThanOrEqualTo(5);
+			assertThat(socket.parts).as("the change came in frames of 512 bytes").isGreaterThanOrEqualTo(10);
 			assertThat(socket.closed).isNotDone();
 		}
 	}
@@ -103,7 +103,7 @@ class LiveMessagesIT extends IntegrationTest {
 			assertThat(edges.size()).isEqualTo(100);
 			assertThat(edges.get(99).path("node").path("amount").asDouble()).isEqualTo(100.0);
 			assertThat(socket.length).as("a result over 10 KB").isGreaterThan(10_000);
-			assertThat(socket.parts).as("in frames of 1 KB").isGreaterThanOrEqualTo(socket.length / 1024);
+			assertThat(socket.parts).as("in frames of 512 bytes").isGreaterThanOrEqualTo(socket.length / 512);
 		}
 	}
 
