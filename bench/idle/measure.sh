@@ -8,6 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 JAR=$1; N=$2; C=${3:-$2}; PORT=${PORT:-18555}; OUT=target/bench; mkdir -p $OUT
+rm -f $OUT/idle-before.hprof $OUT/idle-after.hprof   # GC.heap_dump does not write over a file
 java -Xms1g -Xmx1g -jar "$JAR" --server.port=$PORT --dynamo-relay.sample-data.enabled=false \
   --dynamo-relay.live.max-subscriptions-per-caller=100000 > $OUT/idle-server.log 2>&1 &
 PID=$!

@@ -17,8 +17,8 @@ import dev.dynamorelay.bench.support.Subscriber;
 import dev.dynamorelay.bench.support.Stats;
 
 /**
- * The heap one idle subscriber holds in the server: after a full GC with {@value #IDLE_SUBSCRIBERS} idle subscribers
- * (each on a user and a connection of its own) minus without any; the server's CPU and threads meanwhile; and the
+ * The heap one idle subscriber holds in the server: its live objects after a full GC (jcmd's class histogram) with
+ * {@value #IDLE_SUBSCRIBERS} idle subscribers (each on a user and a connection of its own) minus without any; the server's CPU and threads meanwhile; and the
  * same subscriptions on 10 connections, which tells the connection's part from the subscription's.
  */
 final class IdleHeap {
@@ -44,27 +44,30 @@ final class IdleHeap {
 	}
 
 	/**
-	 * The heap one idle subscriber holds in the server: after a full GC with {@value #IDLE_SUBSCRIBERS} idle
-	 * subscribers (each on a user of its own, each on a connection of its own) minus without any; the server's CPU
-	 * meanwhile; the same subscriptions on 10 connections (100 each), which tells the connection's part from the
-	 * subscription's. The classes that grew most with the 1,000 connections go to
+	 * The heap one idle subscriber holds in the server: its live objects after a full GC (jcmd's class histogram)
+	 * with {@value #IDLE_SUBSCRIBERS} idle subscribers (each on a user of its own, each on a connection of its own)
+	 * minus without any; the server's CPU meanwhile; the same subscriptions on 10 connections (100 each), which tells
+	 * the connection's part from the subscription's. The classes that grew most with the 1,000 connections go to
 	 * {@code target/bench/live-idle-heap.txt}.
 	 */
 	void run() throws Exception {
 		System.out.printf("  heap of %,d idle subscribers ...%n", IDLE_SUBSCRIBERS);
 		this.live.awaitSubscribers(0);
 		Thread.sleep(2_000);
-		long without = Processes.heapUsedAfterGc(this.serverPid);
+		long without = Processes.liveHeapAfterGc(this.serverPid);
+		long usedWithout = Processes.heapUsedAfterGc(this.serverPid);
 		Map<String, long[]> before = histogram();
 		long threadsWithout = threads();
 		long with;
+		long usedWith;
 		long threadsWith;
 		double idleCpu;
 		Map<String, long[]> after;
 		List<Subscriber> subscribers = this.live.open(IDLE_SUBSCRIBERS, 1, IDLE_SUBSCRIBERS);
 		try {
 			Thread.sleep(2_000);
-			with = Processes.heapUsedAfterGc(this.serverPid);
+			with = Processes.liveHeapAfterGc(this.serverPid);
+			usedWith = Processes.heapUsedAfterGc(this.serverPid);
 			after = histogram();
 			threadsWith = threads();
 			Duration quiet = Duration.ofSeconds(Math.min(10, this.window.toSeconds()));
@@ -76,22 +79,23 @@ final class IdleHeap {
 			this.live.close(subscribers);
 		}
 		Thread.sleep(2_000);
-		long withoutAgain = Processes.heapUsedAfterGc(this.serverPid);
+		long withoutAgain = Processes.liveHeapAfterGc(this.serverPid);
 		long shared;
 		List<Subscriber> multiplexed = this.live.open(10, IDLE_SUBSCRIBERS / 10, IDLE_SUBSCRIBERS);
 		try {
 			Thread.sleep(2_000);
-			shared = Processes.heapUsedAfterGc(this.serverPid);
+			shared = Processes.liveHeapAfterGc(this.serverPid);
 		}
 		finally {
 			this.live.close(multiplexed);
 		}
 		double perSubscriber = (with - without) / 1024.0 / IDLE_SUBSCRIBERS;
 		double perSubscription = (shared - withoutAgain) / 1024.0 / IDLE_SUBSCRIBERS;
-		this.bench.row("live: server heap per idle subscriber (%,d idle, one connection each, after GC, minus none)"
+		double usedPerSubscriber = (usedWith - usedWithout) / 1024.0 / IDLE_SUBSCRIBERS;
+		this.bench.row("live: server heap per idle subscriber (%,d idle, one connection each, live objects after GC, minus none)"
 			.formatted(IDLE_SUBSCRIBERS), "%.1f KB".formatted(perSubscriber), "-",
-				"%s with, %s without; server threads %d with, %d without".formatted(Stats.mb(with),
-						Stats.mb(without), threadsWith, threadsWithout),
+				"%s with, %s without (GC.heap_info's used: %.1f KB a subscriber); server threads %d with, %d without"
+					.formatted(Stats.mb(with), Stats.mb(without), usedPerSubscriber, threadsWith, threadsWithout),
 				"< %.0f KB".formatted(HEAP_PER_SUBSCRIBER_KB), perSubscriber < HEAP_PER_SUBSCRIBER_KB);
 		this.bench.row("... the same %,d subscriptions on 10 connections (100 each): heap per subscription"
 			.formatted(IDLE_SUBSCRIBERS), "%.1f KB".formatted(perSubscription), "-",
@@ -101,6 +105,7 @@ final class IdleHeap {
 		this.bench.row("... server CPU with %,d idle subscribers (one connection each)".formatted(IDLE_SUBSCRIBERS),
 				"%.1f ms/s".formatted(idleCpu), "-", "%.1f%% of a core".formatted(idleCpu / 10), "-", null);
 		this.bench.figures.put("liveHeapPerIdleSubscriberKb", perSubscriber);
+		this.bench.figures.put("liveHeapUsedPerIdleSubscriberKb", usedPerSubscriber);
 		this.bench.figures.put("liveHeapPerIdleSubscriptionKb", perSubscription);
 		this.bench.figures.put("liveIdleServerCpuMsPerSecond", idleCpu);
 		grown(before, after);
