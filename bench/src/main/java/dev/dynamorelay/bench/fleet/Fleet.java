@@ -261,7 +261,7 @@ public final class Fleet {
 		long before = without[0] + without[1] + without[2];
 		long after = with[0] + with[1] + with[2];
 		double perSubscriber = (after - before) / 1024.0 / SUBSCRIPTIONS;
-		this.report.row("... heap per idle subscriber (%,d on %d connections, after GC, the three instances with minus without, / %,d)"
+		this.report.row("... heap per idle subscriber (%,d on %d connections, live objects after GC, the three instances with minus without, / %,d)"
 			.formatted(SUBSCRIPTIONS, CONNECTIONS, SUBSCRIPTIONS), "%.1f KB".formatted(perSubscriber), "-",
 				"%s with, %s without; instance by instance %s / %s, %s / %s, %s / %s".formatted(Stats.mb(after),
 						Stats.mb(before), Stats.mb(with[0]), Stats.mb(without[0]), Stats.mb(with[1]), Stats.mb(without[1]),
@@ -363,11 +363,11 @@ public final class Fleet {
 		}
 	}
 
-	/** Each instance's heap after a full GC. */
+	/** Each instance's live objects after a full GC (as the live section's idle row reads them). */
 	private long[] heaps() throws Exception {
 		long[] heaps = new long[INSTANCES];
 		for (int i = 0; i < INSTANCES; i++) {
-			heaps[i] = Processes.heapUsedAfterGc(this.servers.get(i).pid());
+			heaps[i] = Processes.liveHeapAfterGc(this.servers.get(i).pid());
 		}
 		return heaps;
 	}
