@@ -10,6 +10,7 @@ import org.springframework.graphql.client.ClientGraphQlResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.dynamorelay.fixtures.RawWebSocket;
 import dev.dynamorelay.it.IntegrationTest;
 import dev.dynamorelay.it.Subscriber;
 import dev.dynamorelay.it.Tokens;
@@ -48,6 +49,41 @@ class LiveLimitsIT extends IntegrationTest {
 			open.remove(0).close();
 			Thread.sleep(300);
 			open.add(subscribed(carol));
+		}
+		finally {
+			open.forEach(Subscriber::close);
+		}
+	}
+
+	/**
+	 * A subscription ended as it starts gives its place back, however the end meets its answer: a {@code complete}
+	 * sent with the {@code subscribe}, or the client gone at once. A place held by an answer dropped on its way would
+	 * leave the caller refused for good. (The server answers a subscription as it reads its {@code subscribe}, so here
+	 * the answer comes before the end; an end from another thread racing the answer is not made here.)
+	 */
+	@Test
+	void aSubscriptionEndedAsItStartsGivesItsPlaceBack() throws Exception {
+		String dave = this.fixtures.buyer("dave");
+		try (RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, Tokens.of(dave))) {
+			for (int round = 0; round < 40; round++) {
+				String id = "s" + round;
+				socket.send(RawWebSocket.subscribe(id, CHANGES, Map.of("u", dave)));
+				socket.send("{\"id\":\"" + id + "\",\"type\":\"complete\"}");
+			}
+			socket.send(RawWebSocket.subscribe("q", "query { __typename }", Map.of()));
+			assertThat(socket.next(Duration.ofSeconds(10))).as("the connection serves on").isNotNull();
+		}
+		for (int round = 0; round < 20; round++) {
+			RawWebSocket socket = RawWebSocket.open(this.port, 64 * 1024, Tokens.of(dave));
+			socket.send(RawWebSocket.subscribe("s", CHANGES, Map.of("u", dave)));
+			socket.abort();
+		}
+		Thread.sleep(1_000);
+		List<Subscriber> open = new ArrayList<>();
+		try {
+			open.add(subscribed(dave));
+			open.add(subscribed(dave));
+			assertThat(refusal(dave)).startsWith("QUERY_TOO_COMPLEX: This caller holds 2 live subscriptions");
 		}
 		finally {
 			open.forEach(Subscriber::close);

@@ -271,31 +271,29 @@ final class GraphQlWsSession implements WebSocketSessionInfo {
 		/** Whether it is a subscription, whose messages its connection's send window bounds. */
 		private volatile boolean windowed;
 
-		/** Waits for the answer, whose messages it then subscribes to; once it came, holds nothing upstream. */
-		private volatile Disposable answering;
-
 		Operation(String id) {
 			this.id = id;
 		}
 
-		/** Runs it: its messages once its answer comes; a failure before is its error, no answer its end. */
+		/**
+		 * Runs it: its messages once its answer comes; a failure before is its error, no answer its end. The answer
+		 * is never cancelled: a subscription's place is taken as it is answered and given back when its stream is
+		 * cancelled, so an answer dropped on its way would hold its place for good. An operation ended before its
+		 * answer (a {@code complete} right after {@code subscribe}, a client that leaves) cancels the stream as
+		 * soon as it comes; until then the request runs on, within its time.
+		 */
 		void start(Mono<Flux<String>> answer) {
-			Disposable waiting = answer.defaultIfEmpty(Flux.empty())
+			if (this.cancelled) {
+				return;
+			}
+			answer.defaultIfEmpty(Flux.empty())
 				.onErrorResume((failure) -> Mono.just(Flux.error(failure)))
 				.subscribe((messages) -> messages.subscribe(this));
-			this.answering = waiting;
-			if (this.cancelled) {
-				waiting.dispose();
-			}
 		}
 
-		/** Ends it before its end: what it had waiting is dropped. */
+		/** Ends it before its end: what it had waiting is dropped, its stream cancelled now or as it comes. */
 		void end() {
 			this.cancelled = true;
-			Disposable waiting = this.answering;
-			if (waiting != null) {
-				waiting.dispose();
-			}
 			dispose();
 			GraphQlWsSession.this.outbox.drop(this);
 		}
