@@ -231,9 +231,19 @@ class LiveProtocolIT extends IntegrationTest {
 
 	@Test
 	void aPageOfAnotherOriginIsRefusedAtTheHandshake() throws Exception {
-		assertThat(LiveOrigins.handshake(this.port, "https://elsewhere.example")).startsWith("HTTP/1.1 403");
-		assertThat(LiveOrigins.handshake(this.port, "http://127.0.0.1:" + this.port)).startsWith("HTTP/1.1 101");
-		assertThat(LiveOrigins.handshake(this.port, null)).startsWith("HTTP/1.1 101");
+		assertThat(LiveHandshakes.handshake(this.port, "https://elsewhere.example")).startsWith("HTTP/1.1 403");
+		assertThat(LiveHandshakes.handshake(this.port, "http://127.0.0.1:" + this.port)).startsWith("HTTP/1.1 101");
+		assertThat(LiveHandshakes.handshake(this.port, null)).startsWith("HTTP/1.1 101");
+	}
+
+	/**
+	 * A browser's offer of permessage-deflate is declined (dynamo-relay.live.compression is off): a connection that took
+	 * it would hold zlib's compressor and decompressor while open, idle or not.
+	 */
+	@Test
+	void anOfferOfCompressionIsDeclined() throws Exception {
+		String head = LiveHandshakes.head(this.port, "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n");
+		assertThat(head).startsWith("HTTP/1.1 101").doesNotContainIgnoringCase("Sec-WebSocket-Extensions");
 	}
 
 	@Test

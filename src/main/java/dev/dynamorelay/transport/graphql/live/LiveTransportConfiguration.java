@@ -56,7 +56,7 @@ class LiveTransportConfiguration {
 		return new LiveWebSocketHandler(handler, converter, properties.getWebsocket().getConnectionInitTimeout(),
 				properties.getWebsocket().getKeepAlive(), limits.maxBodySize().toBytes() + MESSAGE_ENVELOPE, live.memory(),
 				json, webSocket.sendTimeout(), cors.getIfAvailable(GraphQlCorsProperties::new)
-					.toCorsConfiguration());
+					.toCorsConfiguration(), new UpgradeWithoutHeaders(webSocket.compression()));
 	}
 
 	/**

@@ -105,11 +105,15 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 	/** {@code spring.graphql.cors.*}, or null when none is configured. */
 	private final CorsConfiguration cors;
 
+	/** Tomcat's upgrade, which keeps no copy of the handshake's headers and takes compression only if asked. */
+	private final UpgradeWithoutHeaders upgrade;
+
 	LiveWebSocketHandler(WebGraphQlHandler handler, HttpMessageConverter<Object> converter, Duration initTimeout,
 			Duration keepAlive, long maxMessageSize, LiveMemory memory, JsonMapper json, Duration sendTimeout,
-			CorsConfiguration cors) {
+			CorsConfiguration cors, UpgradeWithoutHeaders upgrade) {
 		super(handler, converter, initTimeout, keepAlive);
 		this.cors = cors;
+		this.upgrade = upgrade;
 		this.protocol = new GraphQlWsProtocol(handler, json);
 		this.initTimeout = initTimeout;
 		this.keepAlive = keepAlive;
@@ -137,7 +141,7 @@ class LiveWebSocketHandler extends GraphQlWebSocketHandler implements SmartLifec
 			origins.setAllowedOriginPatterns(this.cors.getAllowedOriginPatterns());
 		}
 		WebSocketHttpRequestHandler handler = new WebSocketHttpRequestHandler(this,
-				new DefaultHandshakeHandler(new UpgradeWithoutHeaders()));
+				new DefaultHandshakeHandler(this.upgrade));
 		handler.setHandshakeInterceptors(List.of(origins));
 		return handler;
 	}
