@@ -54,9 +54,9 @@ final class IdleHeap {
 		System.out.printf("  heap of %,d idle subscribers ...%n", IDLE_SUBSCRIBERS);
 		this.live.awaitSubscribers(0);
 		Thread.sleep(2_000);
-		long without = Processes.liveHeapAfterGc(this.serverPid);
-		long usedWithout = Processes.heapUsedAfterGc(this.serverPid);
 		Map<String, long[]> before = histogram();
+		long without = total(before);
+		long usedWithout = Processes.heapUsedAfterGc(this.serverPid);
 		long threadsWithout = threads();
 		long with;
 		long usedWith;
@@ -66,9 +66,9 @@ final class IdleHeap {
 		List<Subscriber> subscribers = this.live.open(IDLE_SUBSCRIBERS, 1, IDLE_SUBSCRIBERS);
 		try {
 			Thread.sleep(2_000);
-			with = Processes.liveHeapAfterGc(this.serverPid);
-			usedWith = Processes.heapUsedAfterGc(this.serverPid);
 			after = histogram();
+			with = total(after);
+			usedWith = Processes.heapUsedAfterGc(this.serverPid);
 			threadsWith = threads();
 			Duration quiet = Duration.ofSeconds(Math.min(10, this.window.toSeconds()));
 			long cpu = Processes.processCpuNanos(this.serverPid);
@@ -134,9 +134,16 @@ final class IdleHeap {
 		Matcher line = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)")
 			.matcher(text);
 		while (line.find()) {
-			classes.put(line.group(3), new long[] { Long.parseLong(line.group(1)), Long.parseLong(line.group(2)) });
+			// A name two class loaders both loaded is one row here.
+			classes.merge(line.group(3), new long[] { Long.parseLong(line.group(1)), Long.parseLong(line.group(2)) },
+					(a, b) -> new long[] { a[0] + b[0], a[1] + b[1] });
 		}
 		return classes;
+	}
+
+	/** The bytes of all the classes of a histogram: the live objects after its full GC. */
+	private static long total(Map<String, long[]> histogram) {
+		return histogram.values().stream().mapToLong((counts) -> counts[1]).sum();
 	}
 
 	/** The classes that grew most between two histograms, to {@code target/bench/live-idle-heap.txt}. */
